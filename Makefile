@@ -1,0 +1,44 @@
+# Quick start: `make demo` and `make test`. Both set everything up on a fresh machine.
+SHELL := /bin/bash
+PY ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+ROCQ_DEBS := coq libcoq-mathcomp libcoq-coquelicot libcoq-hammer libcoq-interval libcoq-flocq \
+             libcoq-mathcomp-analysis libcoq-stdpp libcoq-mathcomp-real-closed
+
+.PHONY: setup rocq venv demo test test-all bench-pool clean
+
+rocq:
+	@if ! command -v coqtop >/dev/null || ! ls /usr/lib/ocaml/coq/user-contrib/mathcomp/analysis >/dev/null 2>&1; then \
+	  echo "Installing Rocq (Coq) and libraries from Debian..."; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(ROCQ_DEBS) >/dev/null; \
+	fi
+	@coqc --version | head -1
+
+$(VENV)/.installed: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(VPY) -m pip install -q --upgrade pip
+	$(VPY) -m pip install -q "torch==2.13.0"
+	$(VPY) -m pip install -q -e ".[test,torch]"
+	touch $@
+
+venv: $(VENV)/.installed
+
+setup: rocq venv
+
+demo: setup
+	$(VENV)/bin/prover-doctor || true
+	$(VENV)/bin/python -m prover.demo
+
+test: setup
+	$(VENV)/bin/python -m pytest
+
+test-all: setup
+	$(VENV)/bin/python -m pytest -m "not gpu"
+
+bench-pool: setup
+	$(VENV)/bin/python benchmarks/pool_throughput.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache

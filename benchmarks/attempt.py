@@ -1,0 +1,75 @@
+"""The real attempt function: one call of ``prover.api.prove`` on one benchmark problem.
+
+Contract (``benchmarks.runner.AttemptFn``): ``prover_attempt(problem, request) -> AttemptResult``.
+
+- The prover config is ``request.config`` (a parsed TOML) validated as ``ProverConfig``, with
+  the per-attempt budget (``budget.wall_s``, capped ``search.timeout_s``) and the seed
+  (``sampling.seed``) overridden, and the persistent lemma cache switched off so attempts
+  (and runs) stay independent.
+- A claimed proof counts only if the soundness verdict accepts it *again* here
+  (``lean_tools.soundness.verify`` on the benchmark's own statement text); a rejected claim is
+  recorded as ``failed`` with the verdict's reason.
+- Costs: tokens = prompt + completion tokens; ``checker_cpu_s`` = the prover's reported
+  proof-assistant CPU, or, when it reports none, the CPU of the child processes this worker
+  reaped during the attempt.
+"""
+
+from __future__ import annotations
+
+import resource
+import tempfile
+import time
+from pathlib import Path
+
+from .problem import AttemptRequest, AttemptResult, BenchProblem
+
+SUFFIX = {"rocq": ".v", "lean": ".lean"}
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def build_config(request: AttemptRequest):
+    """``ProverConfig`` for one attempt (see module docstring)."""
+    from prover.config import ProverConfig
+
+    cfg = ProverConfig.model_validate(request.config)
+    return cfg.with_overrides(
+        budget__wall_s=request.timeout_s,
+        search__timeout_s=min(cfg.search.timeout_s, request.timeout_s),
+        sampling__seed=request.seed,
+    ).model_copy(update={"prover": cfg.prover.model_copy(update={"cache_path": None})})
+
+
+def prover_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
+    from prover import api
+
+    cfg = build_config(request)
+    t0, cpu0 = time.monotonic(), _children_cpu()
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        path = Path(tmp) / (problem.name.replace("/", "_") + SUFFIX[problem.language])
+        path.write_text(problem.text, encoding="utf-8")
+        prob = api.load_problem(path, theorem=problem.theorem)
+        res = api.prove(prob, cfg)
+    wall = time.monotonic() - t0
+    spent = res.spent
+    cpu = spent.checker_cpu_s or (_children_cpu() - cpu0)
+    tokens = spent.tokens_in + spent.tokens_out
+    if not res.proved:
+        reason = res.reason or (f"stopped by {res.stopped_by}" if res.stopped_by else "no proof found")
+        return AttemptResult(outcome="failed", reason=reason, tokens=tokens, checker_cpu_s=cpu, wall_s=wall)
+    ok, why = recheck(problem, res.proof_text or "", timeout=max(60.0, request.timeout_s))
+    if not ok:
+        return AttemptResult(outcome="failed", reason=f"prover's proof rejected by the benchmark re-check: {why}",
+                             tokens=tokens, checker_cpu_s=cpu, wall_s=wall)
+    return AttemptResult(outcome="proved", proof=res.proof_text, reason=why, tokens=tokens, checker_cpu_s=cpu, wall_s=wall)
+
+
+def recheck(problem: BenchProblem, proof_text: str, timeout: float) -> tuple[bool, str]:
+    """Independent soundness verdict on the benchmark's statement: (accepted, reason)."""
+    from lean_tools.soundness import verify
+
+    v = verify(problem.text, proof_text, problem.language, theorem=problem.theorem, timeout=timeout)
+    return bool(v.accepted), v.reason

@@ -1,0 +1,268 @@
+"""``prover-bench``: benchmark suites, runs, sweeps and reports (thin entrypoint).
+
+    prover-bench list [--data-dir D]
+    prover-bench fetch [--data-dir D]
+    prover-bench validate SUITE --db PATH [--split S] [--limit N] [--shuffle SEED] [--workers N]
+    prover-bench run SUITE --db PATH [--k K] [--workers N] [--timeout S] [--config TOML] [--split S]
+                     [--limit N] [--shuffle SEED] [--label L] [--backend local|ray] [--retry-errors]
+    prover-bench sweep SUITE --db PATH --budgets 5,10,20 [--k K] ... (one run per budget)
+    prover-bench report --db PATH [--db PATH2 ...] --out DIR [--json] [--compare A B]
+
+Bad input (unknown suite, unreadable config, corrupted or foreign DB) prints one line
+``prover-bench: error: ...`` and exits 2. Heavy modules are imported after parsing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+
+
+class UsageError(Exception):
+    """Bad user input; printed as one line, exit code 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="prover-bench", description="Benchmark runner: suites, runs, sweeps, reports.")
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    def data(sp):
+        sp.add_argument("--data-dir", help="benchmark data directory (default: $PROVER_BENCH_DATA or bundled data)")
+
+    def selection(sp):
+        sp.add_argument("suite", help="putnam-coq, putnam-lean, minif2f-rocq, minif2f-lean4, imo-lean, imo-rocq, "
+                                      "minif2f-rocq-test (etc.), or a directory of .lean/.v files")
+        sp.add_argument("--db", required=True, help="results database (SQLite; created if missing)")
+        sp.add_argument("--split", choices=("valid", "test", "all"), help="miniF2F split (default test)")
+        sp.add_argument("--shuffle", type=int, metavar="SEED", help="shuffle problems with this seed (before --limit)")
+        sp.add_argument("--limit", type=int, metavar="N", help="first N (validated) problems only")
+        sp.add_argument("--workers", type=int, default=1, help="parallel workers (default 1)")
+        data(sp)
+
+    sp = sub.add_parser("list", help="list suites and their sizes")
+    data(sp)
+    sp = sub.add_parser("fetch", help="download upstream datasets (needs network)")
+    sp.add_argument("--data-dir", default=None, help="destination (default: $PROVER_BENCH_DATA or ./bench-data)")
+    sp = sub.add_parser("validate", help="check which statements compile here (cached in the DB)")
+    selection(sp)
+    sp.add_argument("--check-timeout", type=float, default=120.0, help="seconds per statement check")
+    for name in ("run", "sweep"):
+        sp = sub.add_parser(name, help="run the prover on a suite" if name == "run" else "run once per budget")
+        selection(sp)
+        sp.add_argument("--k", type=int, default=1, help="attempts (seeds) per problem")
+        if name == "run":
+            sp.add_argument("--timeout", type=float, default=60.0, help="per-attempt budget in seconds (default 60)")
+        else:
+            sp.add_argument("--budgets", required=True, help="comma-separated per-attempt budgets in seconds")
+        sp.add_argument("--config", help="prover config TOML (default: built-in defaults)")
+        sp.add_argument("--label", help="run label in reports (default: CONFIG-STEM@BUDGETs)")
+        sp.add_argument("--backend", choices=("local", "ray"), default="local")
+        sp.add_argument("--attempt-fn", default=None, metavar="MODULE:FUNC",
+                        help="attempt function (default: the real prover, benchmarks.attempt:prover_attempt)")
+        sp.add_argument("--retry-errors", action="store_true", help="redo attempts recorded with outcome 'error'")
+        sp.add_argument("--check-timeout", type=float, default=120.0, help="seconds per statement check")
+        sp.add_argument("--quiet", action="store_true")
+    sp = sub.add_parser("report", help="write Markdown/CSV/PNG report from results DBs")
+    sp.add_argument("--db", required=True, action="append", help="results database (repeatable)")
+    sp.add_argument("--out", required=True, help="output directory")
+    sp.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sp.add_argument("--compare", nargs=2, metavar=("RUN_A", "RUN_B"), help="two run labels (or run keys) side by side")
+    sp.add_argument("--token-rate", type=float, default=1.0,
+                    help="CPU-seconds one thousand tokens count as on the combined cost axis (default 1.0)")
+    sp.add_argument("--no-plots", action="store_true")
+    return p
+
+
+def _load_config(path: str | None) -> tuple[dict, str]:
+    """(config as a JSON-able dict, stem for labels)."""
+    try:
+        from prover.config import ConfigError, load_config
+    except ImportError:
+        load_config, ConfigError = None, ValueError
+    if load_config is not None:
+        try:
+            cfg = load_config(path)
+        except ConfigError as e:
+            raise UsageError(str(e)) from None
+        return cfg.model_dump(mode="json"), Path(path).stem if path else "default"
+    if path is None:
+        return {}, "default"
+    import tomllib
+
+    try:
+        return tomllib.loads(Path(path).read_text(encoding="utf-8")), Path(path).stem
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise UsageError(f"cannot read config {path}: {e}") from None
+
+
+def _select(args):
+    from .suites import get_suite
+
+    suite = get_suite(args.suite, args.data_dir, args.split)
+    version = suite.version()
+    ts = suite.shuffle(args.shuffle) if args.shuffle is not None else suite
+    return suite, version, list(ts.load())
+
+
+def _validated(args, db, problems, quiet: bool = False):
+    from .validate import validate
+
+    total = len(problems)
+    seen = [0]
+
+    def progress(v, cached):
+        seen[0] += 1
+        if not quiet and not cached:
+            print(f"[validate {seen[0]}/{total}] {v.problem_id}: {v.status}" + (f" ({v.reason[:100]})" if v.reason else ""),
+                  flush=True)
+
+    results = validate(problems, db, workers=args.workers, timeout=args.check_timeout, progress=progress)
+    ok = [p for p, v in zip(problems, results) if v.status == "ok"]
+    bad = [(p, v) for p, v in zip(problems, results) if v.status != "ok"]
+    return ok, bad
+
+
+def cmd_list(args) -> int:
+    from .suites import SUITES, SuiteError, get_suite
+
+    for name in SUITES:
+        try:
+            ps = list(get_suite(name, args.data_dir, "all" if name.startswith("minif2f") else None).load())
+            langs = sorted({p.language for p in ps})
+            print(f"{name:16s} {len(ps):5d} problems  {','.join(langs)}")
+        except SuiteError as e:
+            print(f"{name:16s} unavailable: {e}")
+    return 0
+
+
+def cmd_fetch(args) -> int:
+    import os
+
+    from .fetch import FetchError, fetch_all
+
+    dest = Path(args.data_dir or os.environ.get("PROVER_BENCH_DATA") or "bench-data")
+    try:
+        fetch_all(dest)
+    except FetchError as e:
+        print(f"prover-bench: error: fetch failed: {e}. The bundled data (benchmarks/data) works offline; "
+              "informal PutnamBench statements need this download.", file=sys.stderr)
+        return 2
+    print(f"data in {dest}; use --data-dir {dest} or PROVER_BENCH_DATA={dest}")
+    return 0
+
+
+def cmd_validate(args) -> int:
+    from .db import ResultsDB
+
+    _suite, version, problems = _select(args)
+    with ResultsDB(args.db) as db:
+        ok, bad = _validated(args, db, problems)
+    if args.limit is not None:
+        ok = ok[: args.limit]
+    print(f"{args.suite} (version {version}): {len(ok) + len(bad)} statements, {len(ok)} compile, "
+          f"{len(bad)} excluded")
+    for p, v in bad:
+        print(f"  excluded {p.name} ({v.status}): {v.reason[:160]}")
+    return 0
+
+
+def _run_one(args, db, suite, version, problems, timeout: float, config: dict, stem: str) -> None:
+    from .problem import config_hash
+    from .runner import DEFAULT_ATTEMPT, RunSpec, run_attempts
+
+    label = args.label or f"{stem}@{timeout:g}s"
+    if args.cmd == "sweep" and args.label:
+        label = f"{args.label}@{timeout:g}s"
+    spec = RunSpec(suite=suite.name, suite_version=version, config=config, config_hash=config_hash(config),
+                   timeout_s=timeout, label=label, command="prover-bench " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
+    total = len(problems) * args.k
+    n = [0]
+
+    def on_result(problem, seed, res):
+        n[0] += 1
+        if not args.quiet:
+            print(f"[{n[0]}] {problem.id} seed {seed}: {res.outcome} ({res.wall_s:.1f}s wall, "
+                  f"{res.checker_cpu_s:.1f}s cpu, {res.tokens} tok)" + (f" {res.reason[:80]}" if res.outcome != "proved"
+                                                                        and res.reason else ""), flush=True)
+
+    stats = run_attempts(problems, db, spec, k=args.k, workers=args.workers,
+                         attempt_fn=args.attempt_fn or DEFAULT_ATTEMPT, backend=args.backend,
+                         retry_errors=args.retry_errors, on_result=on_result)
+    oc = ", ".join(f"{k} {v}" for k, v in sorted(stats.outcomes.items())) or "nothing new"
+    print(f"run {label}: {total} attempts planned, {stats.skipped} already recorded, {stats.reclaimed} "
+          f"interrupted attempts redone, {stats.done} made now ({oc})", flush=True)
+
+
+def cmd_run(args) -> int:
+    from .db import ResultsDB
+
+    if args.k < 1 or args.workers < 1:
+        raise UsageError("--k and --workers must be at least 1")
+    budgets = [args.timeout] if args.cmd == "run" else _budgets(args.budgets)
+    if any(b <= 0 for b in budgets):
+        raise UsageError("budgets must be positive")
+    config, stem = _load_config(args.config)
+    suite, version, problems = _select(args)
+    with ResultsDB(args.db) as db:
+        ok, bad = _validated(args, db, problems, quiet=args.quiet)
+        if args.limit is not None:
+            ok = ok[: args.limit]
+        print(f"{suite.name} (version {version}): {len(ok)} problems to run, {len(bad)} excluded by validation "
+              f"(not run, not counted)", flush=True)
+        for b in budgets:
+            _run_one(args, db, suite, version, ok, b, config, stem)
+    return 0
+
+
+def _budgets(text: str) -> list[float]:
+    try:
+        return [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UsageError(f"--budgets must be comma-separated numbers, got {text!r}") from None
+
+
+def cmd_report(args) -> int:
+    from . import analysis
+    from .report import write_report
+
+    for p in args.db:
+        if not Path(p).is_file():
+            raise UsageError(f"no such results database: {p}")
+    ds = analysis.load(args.db)
+    try:
+        summ = write_report(ds, Path(args.out), compare_runs=tuple(args.compare) if args.compare else None,
+                            token_cpu_s_per_1k=args.token_rate, plots=not args.no_plots)
+    except KeyError as e:
+        raise UsageError(str(e.args[0])) from None
+    if args.json:
+        print(json.dumps(summ, indent=1))
+    else:
+        print(f"report written to {args.out}/report.md: {summ['problems']} problems, {summ['attempts']} attempts, "
+              f"{summ['solved']} solved")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    from .db import DBError
+    from .fetch import FetchError
+    from .runner import RunError
+    from .suites import SuiteError
+
+    handlers = {"list": cmd_list, "fetch": cmd_fetch, "validate": cmd_validate, "run": cmd_run, "sweep": cmd_run,
+                "report": cmd_report}
+    try:
+        return handlers[args.cmd](args)
+    except (UsageError, DBError, SuiteError, RunError, FetchError) as e:
+        print(f"prover-bench: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("prover-bench: interrupted; rerun the same command to resume", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,245 @@
+"""The results database: SQLite in WAL mode, one row per attempt, written as each finishes.
+
+Tables: ``meta`` (schema name + version: a database without them is refused), ``problems``,
+``validation`` (cached per problem x statement hash x checker environment), ``runs`` (one per
+suite version x prover config hash x per-attempt budget), ``attempts``.
+
+Resume contract: an attempt row is inserted with ``status='running'`` and its owner
+(``host:pid:process-start-time``) just before it is dispatched, and updated to ``done`` when
+its result arrives. ``UNIQUE(run_key, problem_id, seed)`` means an attempt is never recorded
+twice. On the next run, ``reclaim_stale()`` deletes ``running`` rows whose owner process on
+this host is gone (crash, SIGKILL), so those attempts are redone; rows owned by live
+processes or other hosts are left alone (``force=True`` reclaims those too).
+
+Only the driver process writes (workers return results over pipes), so there is one writer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from .problem import AttemptResult, BenchProblem, Validation
+
+SCHEMA_NAME = "prover-bench"
+SCHEMA_VERSION = 1
+
+_DDL = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE problems (
+  problem_id TEXT PRIMARY KEY, suite TEXT NOT NULL, name TEXT NOT NULL, language TEXT NOT NULL,
+  split TEXT, tags TEXT NOT NULL, difficulty TEXT, statement_hash TEXT NOT NULL, record TEXT NOT NULL);
+CREATE TABLE validation (
+  problem_id TEXT NOT NULL, statement_hash TEXT NOT NULL, environment TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('ok','failed','unvalidated')), reason TEXT NOT NULL,
+  cpu_s REAL NOT NULL, checked_at REAL NOT NULL,
+  PRIMARY KEY (problem_id, statement_hash, environment));
+CREATE TABLE runs (
+  run_key TEXT PRIMARY KEY, label TEXT NOT NULL, suite TEXT NOT NULL, suite_version TEXT NOT NULL,
+  config_hash TEXT NOT NULL, config TEXT NOT NULL, timeout_s REAL NOT NULL, created_at REAL NOT NULL,
+  command TEXT NOT NULL);
+CREATE TABLE attempts (
+  id INTEGER PRIMARY KEY,
+  run_key TEXT NOT NULL REFERENCES runs(run_key), problem_id TEXT NOT NULL,
+  suite_version TEXT NOT NULL, config_hash TEXT NOT NULL, timeout_s REAL NOT NULL, seed INTEGER NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('running','done')), owner TEXT NOT NULL,
+  started_at REAL NOT NULL, finished_at REAL,
+  outcome TEXT CHECK (outcome IN ('proved','failed','timeout','error')),
+  proof TEXT, reason TEXT, tokens INTEGER, checker_cpu_s REAL, wall_s REAL,
+  UNIQUE (run_key, problem_id, seed));
+CREATE INDEX attempts_run ON attempts(run_key, status);
+"""
+
+
+class DBError(Exception):
+    """The file is not a usable results database (corrupted, foreign, or newer schema)."""
+
+
+def _process_start(pid: int) -> str:
+    """Start time of a process in clock ticks since boot (guards against pid reuse)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return stat.rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return "?"
+
+
+def current_owner() -> str:
+    pid = os.getpid()
+    return f"{socket.gethostname()}:{pid}:{_process_start(pid)}"
+
+
+def owner_alive(owner: str) -> bool | None:
+    """True/False for an owner on this host; None when it is another host's (unknown)."""
+    try:
+        host, pid_s, start = owner.rsplit(":", 2)
+        pid = int(pid_s)
+    except ValueError:
+        return False
+    if host != socket.gethostname():
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return _process_start(pid) == start
+
+
+class ResultsDB:
+    """Open (creating if new) a results database; raises ``DBError`` on a bad file."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self.conn = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        if self.path.is_dir():
+            raise DBError(f"{self.path} is a directory, not a results database")
+        if self.path.exists() and self.path.stat().st_size > 0:
+            with open(self.path, "rb") as f:
+                if f.read(16) != b"SQLite format 3\x00":
+                    raise DBError(f"{self.path} is not a SQLite database (corrupted, or another kind of file)")
+        if not self.path.parent.exists():
+            raise DBError(f"directory {self.path.parent} does not exist")
+        try:
+            conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+            conn.row_factory = sqlite3.Row
+            check = conn.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise DBError(f"{self.path} is corrupted: {check}")
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if not tables:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.executescript("BEGIN;" + _DDL + "COMMIT;")
+                conn.execute("INSERT INTO meta VALUES ('schema', ?), ('version', ?)", (SCHEMA_NAME, str(SCHEMA_VERSION)))
+            else:
+                self._check_schema(conn, tables)
+                conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.DatabaseError as e:
+            raise DBError(f"{self.path} is not a usable SQLite database: {e}") from None
+        return conn
+
+    def _check_schema(self, conn: sqlite3.Connection, tables: set[str]) -> None:
+        if "meta" not in tables:
+            raise DBError(f"{self.path} is a SQLite database but not a prover-bench results database "
+                          f"(no meta table; tables: {', '.join(sorted(tables))})")
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        if meta.get("schema") != SCHEMA_NAME:
+            raise DBError(f"{self.path} is not a prover-bench results database (schema {meta.get('schema')!r})")
+        try:
+            version = int(meta.get("version", ""))
+        except ValueError:
+            raise DBError(f"{self.path}: unreadable schema version {meta.get('version')!r}") from None
+        if version != SCHEMA_VERSION:
+            raise DBError(f"{self.path} has schema version {version}; this prover-bench reads version {SCHEMA_VERSION}")
+        missing = {"problems", "validation", "runs", "attempts"} - tables
+        if missing:
+            raise DBError(f"{self.path} is missing tables: {', '.join(sorted(missing))}")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> ResultsDB:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # --- problems and validation ------------------------------------------------------------
+
+    def upsert_problems(self, problems: Iterable[BenchProblem]) -> None:
+        rows = [(p.id, p.suite, p.name, p.language, p.split, json.dumps(list(p.tags)), p.difficulty,
+                 p.statement_hash, p.model_dump_json()) for p in problems]
+        with self._tx():
+            self.conn.executemany("INSERT OR REPLACE INTO problems VALUES (?,?,?,?,?,?,?,?,?)", rows)
+
+    def cached_validation(self, problem: BenchProblem, environment: str) -> Validation | None:
+        row = self.conn.execute(
+            "SELECT * FROM validation WHERE problem_id=? AND statement_hash=? AND environment=?",
+            (problem.id, problem.statement_hash, environment)).fetchone()
+        if row is None:
+            return None
+        return Validation(problem_id=row["problem_id"], statement_hash=row["statement_hash"],
+                          environment=row["environment"], status=row["status"], reason=row["reason"], cpu_s=row["cpu_s"])
+
+    def record_validation(self, v: Validation) -> None:
+        with self._tx():
+            self.conn.execute("INSERT OR REPLACE INTO validation VALUES (?,?,?,?,?,?,?)",
+                              (v.problem_id, v.statement_hash, v.environment, v.status, v.reason, v.cpu_s, time.time()))
+
+    # --- runs and attempts ------------------------------------------------------------------
+
+    def ensure_run(self, run_key: str, *, label: str, suite: str, suite_version: str, config_hash: str,
+                   config: dict, timeout_s: float, command: str) -> None:
+        with self._tx():
+            self.conn.execute("INSERT OR IGNORE INTO runs VALUES (?,?,?,?,?,?,?,?,?)",
+                              (run_key, label, suite, suite_version, config_hash, json.dumps(config, sort_keys=True),
+                               timeout_s, time.time(), command))
+
+    def reclaim_stale(self, run_key: str, *, force: bool = False) -> int:
+        """Delete ``running`` rows whose owner is dead (or all of them with ``force``)."""
+        rows = self.conn.execute("SELECT id, owner FROM attempts WHERE run_key=? AND status='running'", (run_key,)).fetchall()
+        stale = [r["id"] for r in rows if force or owner_alive(r["owner"]) is False]
+        with self._tx():
+            self.conn.executemany("DELETE FROM attempts WHERE id=? AND status='running'", [(i,) for i in stale])
+        return len(stale)
+
+    def existing(self, run_key: str) -> set[tuple[str, int]]:
+        """(problem_id, seed) pairs already done or claimed by a live owner."""
+        return {(r[0], r[1]) for r in self.conn.execute("SELECT problem_id, seed FROM attempts WHERE run_key=?", (run_key,))}
+
+    def claim(self, run_key: str, problem_id: str, seed: int, *, suite_version: str, config_hash: str,
+              timeout_s: float, owner: str) -> int | None:
+        """Insert a ``running`` row; None if that attempt already exists (done or claimed)."""
+        try:
+            with self._tx():
+                cur = self.conn.execute(
+                    "INSERT INTO attempts (run_key, problem_id, suite_version, config_hash, timeout_s, seed, status,"
+                    " owner, started_at) VALUES (?,?,?,?,?,?,'running',?,?)",
+                    (run_key, problem_id, suite_version, config_hash, timeout_s, seed, owner, time.time()))
+                return cur.lastrowid
+        except sqlite3.IntegrityError:
+            return None
+
+    def finish(self, attempt_id: int, result: AttemptResult) -> None:
+        with self._tx():
+            self.conn.execute(
+                "UPDATE attempts SET status='done', finished_at=?, outcome=?, proof=?, reason=?, tokens=?,"
+                " checker_cpu_s=?, wall_s=? WHERE id=?",
+                (time.time(), result.outcome, result.proof if result.proved else None, result.reason[:4000],
+                 result.tokens, result.checker_cpu_s, result.wall_s, attempt_id))
+
+    def delete_outcomes(self, run_key: str, outcomes: tuple[str, ...]) -> int:
+        """Forget finished attempts with these outcomes (e.g. ``error``) so they are redone."""
+        q = ",".join("?" * len(outcomes))
+        with self._tx():
+            cur = self.conn.execute(f"DELETE FROM attempts WHERE run_key=? AND status='done' AND outcome IN ({q})",
+                                    (run_key, *outcomes))
+        return cur.rowcount
+
+    def _tx(self):
+        return _Tx(self.conn)
+
+
+class _Tx:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` on error) on an autocommit connection."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def __enter__(self):
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type, exc, tb):
+        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+        return False

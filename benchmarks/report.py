@@ -1,0 +1,185 @@
+"""Write a report directory from results DBs: ``report.md``, CSV tables, PNG plots, ``summary.json``.
+
+Files: ``report.md``; ``runs.csv`` (one row per run), ``passk.csv`` (run x k), ``problems.csv``
+(run x problem: attempts, successes, mean costs), ``attempts.csv``, ``excluded.csv``,
+``sweep.csv`` (budget x k points with costs), ``compare.csv`` (when comparing);
+``passk.png``, ``scaling_<n>_<axis>.png``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from pathlib import Path
+
+from . import analysis as an
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _write_csv(path: Path, header: list[str], rows) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | None = None,
+                 token_cpu_s_per_1k: float = 1.0, plots: bool = True) -> dict:
+    """Write everything into ``out`` (created); returns the summary dict (as ``--json`` prints)."""
+    out.mkdir(parents=True, exist_ok=True)
+    summ = an.summary(ds)
+    md: list[str] = ["# Benchmark report", ""]
+    md += [f"Problems attempted: **{summ['problems']}**, attempts: **{summ['attempts']}**, "
+           f"solved (at least one verified proof): **{summ['solved']}**; statements excluded by validation: "
+           f"{summ['excluded']}.", ""]
+
+    # runs
+    md += ["## Runs", "", "| run | suite (version) | config | budget/attempt | problems | attempts | solved | "
+           "outcomes | pass@1 | pass@k (largest k) | checker CPU s | tokens |", "|" + "---|" * 12]
+    run_rows, passk_rows = [], []
+    for r, s in zip(ds.runs, summ["runs"]):
+        pk = an.pass_table(r)
+        last = f"pass@{pk[-1][0]} = {_pct(pk[-1][1])}" if pk else "-"
+        first = _pct(pk[0][1]) if pk else "-"
+        oc = ", ".join(f"{k} {v}" for k, v in sorted(s["outcomes"].items()))
+        flag = " (partial)" if s["partial"] or s["interrupted_attempts"] else ""
+        md.append(f"| {r.label}{flag} | {r.suite} ({r.suite_version}) | {r.config_hash} | {r.timeout_s:g}s | "
+                  f"{s['problems']} | {s['attempts']} | {s['solved']} | {oc} | {first} | {last} | "
+                  f"{s['checker_cpu_s']:.1f} | {s['tokens']} |")
+        run_rows.append([r.label, r.suite, r.suite_version, r.config_hash, r.timeout_s, s["problems"], s["attempts"],
+                         s["solved"], json.dumps(s["outcomes"]), s["checker_cpu_s"], s["tokens"], s["wall_s"],
+                         s["partial"], s["interrupted_attempts"], r.command])
+        passk_rows += [[r.label, r.suite, k, round(v, 6), n] for k, v, n in pk]
+    md.append("")
+    _write_csv(out / "runs.csv", ["label", "suite", "suite_version", "config_hash", "timeout_s", "problems", "attempts",
+                                  "solved", "outcomes", "checker_cpu_s", "tokens", "wall_s", "partial",
+                                  "interrupted_attempts", "command"], run_rows)
+    _write_csv(out / "passk.csv", ["label", "suite", "k", "pass_at_k", "problems_with_k_attempts"], passk_rows)
+    for r in ds.runs:
+        if r.command:
+            md.append(f"- `{r.label}`: `{r.command}`")
+    md.append("")
+
+    # per run detail: pass@k, tags, difficulty, solved list
+    prob_rows, att_rows = [], []
+    for r, s in zip(ds.runs, summ["runs"]):
+        md += [f"## {r.label} — {r.suite}", ""]
+        pk = an.pass_table(r)
+        if pk:
+            md += ["| k | pass@k | problems with ≥ k attempts |", "|---|---|---|"]
+            md += [f"| {k} | {_pct(v)} | {n} |" for k, v, n in pk]
+            md.append("")
+        for key, title in (("tags", "tag"), ("difficulty", "difficulty")):
+            groups = an.by_group(ds, r, key)
+            if not groups:
+                continue
+            kmax = min(len(v) for v in r.attempts.values())
+            md += [f"Per {title}:", "", f"| {title} | problems | solved | pass@1 | pass@{kmax} |", "|---|---|---|---|---|"]
+            for g, pids in groups.items():
+                solved = sum(1 for p in pids if p in r.solved())
+                p1 = an.mean_pass_at_k(r.counts(pids), 1)
+                pk_ = an.mean_pass_at_k(r.counts(pids), kmax)
+                md.append(f"| {g} | {len(pids)} | {solved} | {_pct(p1)} | {_pct(pk_)} |")
+            md.append("")
+        names = s["solved_problems"]
+        md += [f"Solved ({len(names)}): " + (", ".join(f"`{n}`" for n in names) if names else "none"), ""]
+        for pid, atts in sorted(r.attempts.items()):
+            name = ds.problems.get(pid, {}).get("name", pid)
+            c = sum(a.outcome == "proved" for a in atts)
+            prob_rows.append([r.label, r.suite, name, len(atts), c,
+                              round(sum(a.checker_cpu_s for a in atts) / len(atts), 3),
+                              round(sum(a.tokens for a in atts) / len(atts), 1),
+                              round(sum(a.wall_s for a in atts) / len(atts), 3)])
+            att_rows += [[r.label, r.suite, name, a.seed, a.outcome, a.tokens, round(a.checker_cpu_s, 3),
+                          round(a.wall_s, 3), a.reason[:300]] for a in atts]
+    _write_csv(out / "problems.csv", ["label", "suite", "problem", "attempts", "proved", "mean_checker_cpu_s",
+                                      "mean_tokens", "mean_wall_s"], prob_rows)
+    _write_csv(out / "attempts.csv", ["label", "suite", "problem", "seed", "outcome", "tokens", "checker_cpu_s",
+                                      "wall_s", "reason"], att_rows)
+
+    # excluded
+    exc_rows = []
+    suites = sorted({r.suite for r in ds.runs})
+    md += ["## Excluded statements (validation)", ""]
+    for suite in suites:
+        exc = an.excluded(ds, suite)
+        exc_rows += [[suite, *e] for e in exc]
+        md.append(f"- **{suite}**: {len(exc)} excluded" + (" — not run, not counted as failures:" if exc else "."))
+        for name, status, reason in exc[:60]:
+            md.append(f"  - `{name}` ({status}): {reason[:160]}")
+        if len(exc) > 60:
+            md.append(f"  - ... {len(exc) - 60} more in excluded.csv")
+    md.append("")
+    _write_csv(out / "excluded.csv", ["suite", "problem", "status", "reason"], exc_rows)
+
+    # sweeps
+    sweep_rows = []
+    sw = an.sweeps(ds, token_cpu_s_per_1k)
+    if sw:
+        md += ["## Scaling sweeps", "",
+               f"Cost of a point = k × mean per-attempt cost on the sweep's common problems. Combined cost = checker "
+               f"CPU s + tokens/1000 × {token_cpu_s_per_1k:g} CPU-s. Fit: solved = a + b·ln(cost).", ""]
+    for i, s in enumerate(sw):
+        ks = sorted({p.k for p in s.points})
+        budgets = sorted({p.timeout_s for p in s.points})
+        md += [f"### Sweep {i}: {s.suite}, config {s.config_hash}, {len(s.problems)} common problems", "",
+               "| budget/attempt | " + " | ".join(f"pass@{k}" for k in ks) + " |", "|---|" + "---|" * len(ks)]
+        for b in budgets:
+            cells = {p.k: p for p in s.points if p.timeout_s == b}
+            md.append(f"| {b:g}s | " + " | ".join(_pct(cells[k].solved) if k in cells else "-" for k in ks) + " |")
+        md.append("")
+        for ax in (*an.COST_AXES, "wall_s"):
+            if all(p.cost[ax] == 0 for p in s.points):
+                md.append(f"- {ax}: all zero (nothing recorded on this axis), no fit.")
+                continue
+            md.append(f"- {ax}: {s.fits[ax].describe(ax)}")
+            if plots:
+                png = out / f"scaling_{i}_{ax}.png"
+                from .plots import plot_scaling
+
+                if plot_scaling(s, ax, png):
+                    md.append(f"\n  ![{ax}]({png.name})\n")
+        md.append("")
+        sweep_rows += [[i, s.suite, s.config_hash, p.timeout_s, p.k, round(p.solved, 6),
+                        *(round(p.cost[ax], 4) for ax in (*an.COST_AXES, "wall_s"))] for p in s.points]
+        summ.setdefault("sweeps", []).append({
+            "suite": s.suite, "config_hash": s.config_hash, "problems": len(s.problems),
+            "points": [{"timeout_s": p.timeout_s, "k": p.k, "solved": round(p.solved, 6), **p.cost} for p in s.points],
+            "fits": {ax: {"a": f.a, "b": f.b, "r2": None if math.isnan(f.r2) else f.r2, "points": f.points}
+                     for ax, f in s.fits.items()}})
+    _write_csv(out / "sweep.csv", ["sweep", "suite", "config_hash", "timeout_s", "k", "solved", *an.COST_AXES, "wall_s"],
+               sweep_rows)
+
+    # comparison
+    pair = None
+    if compare_runs:
+        pair = (an.find_run(ds, compare_runs[0]), an.find_run(ds, compare_runs[1]))
+    elif len(ds.runs) == 2 and ds.runs[0].suite == ds.runs[1].suite:
+        pair = (ds.runs[0], ds.runs[1])
+    if pair:
+        cmp = an.compare(ds, *pair)
+        md += [f"## Side by side: A = {cmp['a']}, B = {cmp['b']}", "",
+               f"{cmp['common']} common problems; solved by both {cmp['both']}, only A {cmp['only_a']}, only B "
+               f"{cmp['only_b']}, neither {cmp['neither']}; pass@1 A {_pct(cmp['a_pass1'])}, B {_pct(cmp['b_pass1'])}.",
+               "", "| problem | A solved/n | A CPU s | B solved/n | B CPU s |", "|---|---|---|---|---|"]
+        for row in cmp["rows"]:
+            if row["a_solved"] or row["b_solved"]:
+                md.append(f"| {row['problem']} | {row['a_solved']}/{row['a_n']} | {row['a_cpu_s']:.2f} | "
+                          f"{row['b_solved']}/{row['b_n']} | {row['b_cpu_s']:.2f} |")
+        md += ["", "(rows where neither run solved the problem are in compare.csv)", ""]
+        _write_csv(out / "compare.csv", list(cmp["rows"][0]) if cmp["rows"] else ["problem"],
+                   [list(r.values()) for r in cmp["rows"]])
+        summ["compare"] = {k: v for k, v in cmp.items() if k != "rows"}
+
+    if plots and ds.runs and an.pass_table(ds.runs[0]) is not None:
+        from .plots import plot_pass_at_k
+
+        if plot_pass_at_k(ds.runs, out / "passk.png"):
+            md.insert(4, "![pass@k](passk.png)\n")
+    (out / "report.md").write_text("\n".join(md) + "\n", encoding="utf-8")
+    (out / "summary.json").write_text(json.dumps(summ, indent=1) + "\n", encoding="utf-8")
+    return summ

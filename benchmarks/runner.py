@@ -1,0 +1,259 @@
+"""Run attempts over worker processes and record each one in the results DB as it finishes.
+
+Contract:
+- The attempt function is injectable: ``attempt_fn(problem, request) -> AttemptResult``,
+  given as a callable or as ``"module:function"``. The default is
+  ``benchmarks.attempt:prover_attempt`` (the real prover). Exceptions it raises become
+  ``outcome='error'`` results; they never stop the run.
+- Local backend: ``workers`` long-lived processes (forked; each its own process group, killed
+  if the driver dies), so a prover's warm proof-assistant sessions are reused between
+  attempts. An attempt that exceeds its hard limit (``timeout_s`` plus grace) has its worker's
+  whole process group killed and is recorded as ``timeout``; a worker that dies is recorded
+  as ``error`` and replaced.
+- Ray backend (``pip install agentic-prover[ray]``): the same attempts as Ray tasks
+  (``RAY_ADDRESS`` picks the cluster); the driver still does all DB writes.
+- Resume: see ``benchmarks.db``. Attempts are claimed one at a time just before dispatch,
+  so a crash leaves at most ``workers`` rows to redo.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing as mp
+import os
+import signal
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+
+from .db import ResultsDB, current_owner
+from .problem import AttemptRequest, AttemptResult, BenchProblem
+
+AttemptFn = Callable[[BenchProblem, AttemptRequest], AttemptResult]
+DEFAULT_ATTEMPT = "benchmarks.attempt:prover_attempt"
+
+
+class RunError(Exception):
+    """The run cannot start (bad attempt function reference, missing ray, ...)."""
+
+
+def resolve_attempt_fn(ref: str | AttemptFn) -> AttemptFn:
+    if callable(ref):
+        return ref
+    mod, _, fn = ref.partition(":")
+    if not mod or not fn:
+        raise RunError(f"attempt function {ref!r} must look like 'module:function'")
+    try:
+        obj = getattr(importlib.import_module(mod), fn)
+    except (ImportError, AttributeError) as e:
+        raise RunError(f"cannot load attempt function {ref!r}: {e}") from None
+    if not callable(obj):
+        raise RunError(f"{ref!r} is not callable")
+    return obj
+
+
+def hard_limit(timeout_s: float) -> float:
+    """Wall-clock limit after which a worker is killed: the budget plus grace for final checks."""
+    return timeout_s + max(30.0, 0.5 * timeout_s)
+
+
+def safe_attempt(fn: AttemptFn, problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
+    """Call ``fn``; exceptions become ``error`` results; wall time filled in if missing."""
+    t0 = time.monotonic()
+    try:
+        res = fn(problem, request)
+        if not isinstance(res, AttemptResult):
+            raise TypeError(f"attempt function returned {type(res).__name__}, not AttemptResult")
+    except Exception as e:  # a bad attempt is data, not a crash
+        res = AttemptResult(outcome="error", reason=f"{type(e).__name__}: {e}"[:2000])
+    if res.wall_s <= 0:
+        res = res.model_copy(update={"wall_s": time.monotonic() - t0})
+    return res
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Identity of a run: suite version x prover config x per-attempt budget."""
+
+    suite: str
+    suite_version: str
+    config: dict
+    config_hash: str
+    timeout_s: float
+    label: str
+    command: str = ""
+
+    @property
+    def run_key(self) -> str:
+        return f"{self.suite}@{self.suite_version}|{self.config_hash}|{self.timeout_s:g}s"
+
+
+@dataclass
+class RunStats:
+    planned: int = 0
+    skipped: int = 0
+    reclaimed: int = 0
+    done: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+
+
+# --- local worker processes -----------------------------------------------------------------
+
+
+def _worker_main(conn: Connection, fn_ref) -> None:
+    os.setsid()
+    try:  # die with the driver (PR_SET_PDEATHSIG = 1)
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    fn = resolve_attempt_fn(fn_ref)
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        problem = BenchProblem.model_validate_json(msg[0])
+        request = AttemptRequest.model_validate_json(msg[1])
+        conn.send(safe_attempt(fn, problem, request).model_dump_json())
+
+
+class _Worker:
+    def __init__(self, ctx, fn_ref):
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker_main, args=(child, fn_ref), daemon=True)
+        self.proc.start()
+        child.close()
+        self.task: tuple[int, BenchProblem, int] | None = None
+        self.deadline = 0.0
+
+    def kill(self) -> None:
+        for sig_target in (lambda: os.killpg(self.proc.pid, signal.SIGKILL), lambda: self.proc.kill()):
+            try:
+                sig_target()
+            except (ProcessLookupError, PermissionError, OSError):
+                pass
+        self.proc.join(timeout=5)
+        self.conn.close()
+
+    def stop(self) -> None:
+        try:
+            self.conn.send(None)
+        except OSError:
+            pass
+        self.proc.join(timeout=2)
+        if self.proc.is_alive():
+            self.kill()
+
+
+def _plan(problems: Sequence[BenchProblem], k: int, existing: set[tuple[str, int]]) -> list[tuple[BenchProblem, int]]:
+    """Seed-major order: every problem's seed 0 first, so a partial run covers all problems."""
+    return [(p, s) for s in range(k) for p in problems if (p.id, s) not in existing]
+
+
+def run_attempts(
+    problems: Sequence[BenchProblem],
+    db: ResultsDB,
+    spec: RunSpec,
+    *,
+    k: int = 1,
+    workers: int = 1,
+    attempt_fn: str | AttemptFn = DEFAULT_ATTEMPT,
+    backend: str = "local",
+    retry_errors: bool = False,
+    on_result: Callable[[BenchProblem, int, AttemptResult], None] | None = None,
+) -> RunStats:
+    """Make ``k`` attempts (seeds ``0..k-1``) per problem not yet attempted; see module docstring."""
+    if k < 1 or workers < 1:
+        raise RunError("--k and --workers must be at least 1")
+    if backend not in ("local", "ray"):
+        raise RunError(f"unknown backend {backend!r} (local or ray)")
+    if isinstance(attempt_fn, str):
+        resolve_attempt_fn(attempt_fn)  # fail early in the driver
+    db.upsert_problems(problems)
+    db.ensure_run(spec.run_key, label=spec.label, suite=spec.suite, suite_version=spec.suite_version,
+                  config_hash=spec.config_hash, config=spec.config, timeout_s=spec.timeout_s, command=spec.command)
+    stats = RunStats()
+    stats.reclaimed = db.reclaim_stale(spec.run_key)
+    if retry_errors:
+        stats.reclaimed += db.delete_outcomes(spec.run_key, ("error",))
+    existing = db.existing(spec.run_key)
+    todo = _plan(problems, k, existing)
+    stats.planned = len(problems) * k
+    stats.skipped = stats.planned - len(todo)
+
+    def _record(attempt_id: int, problem: BenchProblem, seed: int, res: AttemptResult) -> None:
+        db.finish(attempt_id, res)
+        stats.done += 1
+        stats.outcomes[res.outcome] = stats.outcomes.get(res.outcome, 0) + 1
+        if on_result:
+            on_result(problem, seed, res)
+
+    if backend == "ray":
+        from .ray_backend import run_on_ray
+
+        run_on_ray(todo, db, spec, workers=workers, attempt_fn=attempt_fn, record=_record)
+    else:
+        _run_local(todo, db, spec, workers=workers, attempt_fn=attempt_fn, record=_record)
+    return stats
+
+
+def _request(spec: RunSpec, seed: int) -> AttemptRequest:
+    return AttemptRequest(seed=seed, timeout_s=spec.timeout_s, config=spec.config, config_hash=spec.config_hash)
+
+
+def _run_local(todo, db: ResultsDB, spec: RunSpec, *, workers: int, attempt_fn, record) -> None:
+    ctx = mp.get_context("fork")
+    owner = current_owner()
+    queue = deque(todo)
+    pool = [_Worker(ctx, attempt_fn) for _ in range(min(workers, len(queue)))]
+    limit = hard_limit(spec.timeout_s)
+    try:
+        while True:
+            for w in pool:
+                while w.task is None and queue:
+                    problem, seed = queue.popleft()
+                    aid = db.claim(spec.run_key, problem.id, seed, suite_version=spec.suite_version,
+                                   config_hash=spec.config_hash, timeout_s=spec.timeout_s, owner=owner)
+                    if aid is None:  # claimed meanwhile by a concurrent run
+                        continue
+                    w.conn.send((problem.model_dump_json(), _request(spec, seed).model_dump_json()))
+                    w.task, w.deadline = (aid, problem, seed), time.monotonic() + limit
+            busy = [w for w in pool if w.task is not None]
+            if not busy:
+                break
+            now = time.monotonic()
+            ready = wait([w.conn for w in busy], timeout=max(0.0, min(w.deadline for w in busy) - now))
+            for i, w in enumerate(pool):
+                if w.task is None:
+                    continue
+                aid, problem, seed = w.task
+                if w.conn in ready:
+                    try:
+                        res = AttemptResult.model_validate_json(w.conn.recv())
+                    except (EOFError, OSError):
+                        code = w.proc.exitcode
+                        w.kill()
+                        pool[i] = _Worker(ctx, attempt_fn)
+                        res = AttemptResult(outcome="error", reason=f"worker process died (exit code {code})",
+                                            wall_s=limit - (w.deadline - time.monotonic()))
+                    w.task = None
+                    record(aid, problem, seed, res)
+                elif time.monotonic() >= w.deadline:
+                    w.kill()
+                    pool[i] = _Worker(ctx, attempt_fn)
+                    record(aid, problem, seed, AttemptResult(
+                        outcome="timeout", reason=f"killed after the hard limit of {limit:g}s "
+                        f"(budget {spec.timeout_s:g}s + grace)", wall_s=limit))
+    finally:
+        for w in pool:
+            if w.task is None:
+                w.stop()
+            else:
+                w.kill()

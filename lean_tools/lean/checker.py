@@ -1,0 +1,217 @@
+"""Whole-file Lean checking in a fresh, sandboxed ``lake env lean --json`` process.
+
+``LeanChecker.check_file(text)`` writes ``text`` to a private temporary directory and runs
+``lake env lean --json <file>`` with ``lean_project/`` as working directory (so the
+project's Mathlib is on ``LEAN_PATH``), under ``lean_tools.sandbox`` limits. stdout holds
+one JSON object per message per line (``severity``: information|warning|error); any other
+line (panics, ``Stack overflow detected``) is kept in ``stderr_tail`` and, when nothing
+else explains a failing exit code, turned into an error message.
+
+A ``sorry`` is only a warning to Lean (exit 0): ``FileCheck.ok`` can be true for a file
+with a sorry. Use ``has_sorry(check)`` or ``lean_tools.soundness`` for a verdict.
+
+``print_axioms(text, theorem)`` asks a SEPARATE process which axioms ``theorem`` uses:
+- ``mode="append"``: one process over ``text`` + ``#print axioms theorem`` on a fresh last
+  line; only an info message positioned on that line is believed, so text the proof
+  printed elsewhere cannot pass for the answer;
+- ``mode="module"``: compile ``text`` to ``Candidate.olean`` (``lean -o``), then a second
+  process elaborates ``import Candidate`` + ``#print axioms`` with the temp dir on
+  ``LEAN_PATH``; the candidate's own messages cannot reach that second output.
+
+What is possible without Lean (and tested): message and axiom-list parsing, argument
+building, NotInstalled. What needs Lean (tests marked ``lean``): the actual runs, the
+exact ``lean --json`` field set of a given version, ``lake env`` keeping an outer
+``LEAN_PATH`` (relied on by ``mode="module"``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from .. import sandbox
+from ..types import FileCheck, Message, NotInstalled, Pos, Record, Severity
+from . import protocol as P
+from .repl import default_project_dir
+from .versions import SETUP_HINT
+
+_GIB = 1024**3
+_AXIOMS = re.compile(r"['`](?P<name>.+?)['`] depends on axioms: \[(?P<list>[^\]]*)\]", re.S)
+_NO_AXIOMS = re.compile(r"['`](?P<name>.+?)['`] does not depend on any axioms")
+SAFE_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
+
+
+class LeanCheckerConfig(BaseModel):
+    """How to run whole-file checks."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    project_dir: str | None = None
+    """Lake project; None -> ``$PROVER_LEAN_PROJECT`` or ``lean_project/``."""
+    lake: str = "lake"
+    """Lake executable (found on PATH, plus ``$ELAN_HOME/bin``)."""
+    memory_bytes: int | None = 16 * _GIB
+    """RLIMIT_AS; it counts mmapped .olean files, so keep it well above Mathlib's size."""
+    cpu_seconds: int | None = None
+    """RLIMIT_CPU; None -> the wall-clock timeout, rounded up."""
+    isolate_network: bool = True
+
+
+class AxiomReport(Record):
+    """What ``#print axioms`` said about one theorem."""
+
+    theorem: str
+    axioms: tuple[str, ...] | None = None
+    """Axioms used; None when no trustworthy answer was found (see ``check``)."""
+    check: FileCheck
+    """The run that produced the answer."""
+
+    @property
+    def unsafe(self) -> tuple[str, ...]:
+        """Axioms outside propext / Classical.choice / Quot.sound (``sorryAx``, native_decide ones...)."""
+        return tuple(a for a in self.axioms or () if a not in SAFE_AXIOMS)
+
+
+def parse_axioms(text: str) -> dict[str, tuple[str, ...]]:
+    """``'x' depends on axioms: [a, b]`` (possibly wrapped) and ``'x' does not depend on any axioms``."""
+    out: dict[str, tuple[str, ...]] = {}
+    for m in _AXIOMS.finditer(text):
+        out[m.group("name")] = tuple(a.strip() for a in m.group("list").split(",") if a.strip())
+    for m in _NO_AXIOMS.finditer(text):
+        out[m.group("name")] = ()
+    return out
+
+
+def _pos(d: object) -> Pos | None:
+    if isinstance(d, dict) and isinstance(d.get("line"), int) and isinstance(d.get("column"), int):
+        return Pos(line=d["line"], column=d["column"])
+    return None
+
+
+def parse_json_lines(stdout: str) -> tuple[tuple[Message, ...], tuple[str, ...]]:
+    """(messages, other lines) from ``lean --json`` stdout, one JSON object per line."""
+    messages: list[Message] = []
+    other: list[str] = []
+    for line in stdout.splitlines():
+        s = line.strip()
+        if not s:
+            continue
+        try:
+            d = json.loads(s)
+        except json.JSONDecodeError:
+            other.append(line)
+            continue
+        if not isinstance(d, dict) or "severity" not in d or "data" not in d:
+            other.append(line)
+            continue
+        sev = {"information": Severity.INFO, "info": Severity.INFO, "warning": Severity.WARNING}.get(
+            d["severity"], Severity.ERROR
+        )
+        text = d["data"] if isinstance(d["data"], str) else json.dumps(d["data"])
+        if d.get("caption"):
+            text = f"{d['caption']}:\n{text}"
+        messages.append(Message(severity=sev, text=text, pos=_pos(d.get("pos")), end_pos=_pos(d.get("endPos"))))
+    return tuple(messages), tuple(other)
+
+
+def has_sorry(check: FileCheck) -> bool:
+    """Whether Lean warned ``declaration uses sorry`` (any version's spelling)."""
+    return any(P.is_sorry_warning(m) for m in check.messages)
+
+
+class LeanChecker:
+    """``FileChecker`` for Lean: every call is a fresh process; nothing is shared between calls."""
+
+    language: Literal["lean"] = "lean"
+
+    def __init__(self, config: LeanCheckerConfig | None = None):
+        self.config = config or LeanCheckerConfig()
+
+    def _project(self) -> Path:
+        p = Path(self.config.project_dir) if self.config.project_dir else default_project_dir()
+        if not (p / "lean-toolchain").is_file():
+            raise NotInstalled(f"Lean project at {p}", SETUP_HINT)
+        return p
+
+    def _prefix(self, extra_env: dict[str, str] | None = None) -> list[str]:
+        """``env ELAN_HOME=... [LEAN_PATH=...] <lake>``: sandbox.run scrubs the environment and HOME."""
+        elan_home = os.environ.get("ELAN_HOME") or str(Path.home() / ".elan")
+        path = os.environ.get("PATH", "/usr/bin:/bin")
+        if Path(elan_home, "bin").is_dir():
+            path = f"{Path(elan_home, 'bin')}{os.pathsep}{path}"
+        lake = self.config.lake if "/" in self.config.lake else shutil.which(self.config.lake, path=path)
+        if lake is None or not Path(lake).exists():
+            raise NotInstalled(self.config.lake, SETUP_HINT)
+        assigns = [f"ELAN_HOME={elan_home}", f"PATH={path}"]
+        assigns += [f"{k}={v}" for k, v in (extra_env or {}).items()]
+        env_bin = shutil.which("env") or "/usr/bin/env"
+        return [env_bin, *assigns, lake]
+
+    def _limits(self, timeout: float) -> sandbox.Limits:
+        cpu = self.config.cpu_seconds if self.config.cpu_seconds is not None else int(timeout) + 1
+        return sandbox.Limits(cpu_seconds=cpu, memory_bytes=self.config.memory_bytes, isolate_network=self.config.isolate_network)
+
+    def _run(self, args: list[str], timeout: float, extra_env: dict[str, str] | None = None) -> FileCheck:
+        project = self._project()
+        argv = self._prefix(extra_env) + args
+        r = sandbox.run(argv, timeout=timeout, limits=self._limits(timeout), cwd=project)
+        messages, other = parse_json_lines(r.stdout)
+        if r.returncode != 0 and not any(m.severity is Severity.ERROR for m in messages) and not r.timed_out:
+            why = "\n".join(other[-20:]) or r.stderr[-2000:] or f"exit code {r.returncode}"
+            messages += (Message(severity=Severity.ERROR, text=f"lean failed without a message: {why}"),)
+        tail = "\n".join([*other[-50:], r.stderr[-4000:]]).strip()
+        return FileCheck(
+            returncode=r.returncode,
+            messages=messages,
+            timed_out=r.timed_out,
+            out_of_memory=r.out_of_memory,
+            cpu_seconds=r.cpu_seconds,
+            wall_seconds=r.wall_seconds,
+            stderr_tail=tail[-6000:],
+        )
+
+    def check_file(self, text: str, *, timeout: float = 60.0) -> FileCheck:
+        """Compile ``text`` from scratch. Never raises for a bad proof; raises NotInstalled."""
+        with tempfile.TemporaryDirectory(prefix="lean-check-") as tmp:
+            path = Path(tmp) / "Candidate.lean"
+            path.write_text(text, encoding="utf-8")
+            return self._run(["env", "lean", "--json", str(path)], timeout)
+
+    def print_axioms(
+        self, text: str, theorem: str, *, timeout: float = 120.0, mode: Literal["append", "module"] = "append"
+    ) -> AxiomReport:
+        """Axioms ``theorem`` (as declared in ``text``) depends on, from a separate process."""
+        if not re.fullmatch(r"[^\s'`\[\],]+", theorem):
+            raise ValueError(f"not a plain declaration name: {theorem!r}")
+        with tempfile.TemporaryDirectory(prefix="lean-axioms-") as tmp:
+            if mode == "append":
+                body = text if text.endswith("\n") else text + "\n"
+                line = body.count("\n") + 1
+                path = Path(tmp) / "Candidate.lean"
+                path.write_text(f"{body}#print axioms {theorem}\n", encoding="utf-8")
+                check = self._run(["env", "lean", "--json", str(path)], timeout)
+                found = [m for m in check.messages if m.severity is Severity.INFO and m.pos is not None and m.pos.line == line]
+            else:
+                src = Path(tmp) / "Candidate.lean"
+                src.write_text(text, encoding="utf-8")
+                build = self._run(["env", "lean", "--json", "-o", str(Path(tmp) / "Candidate.olean"), str(src)], timeout)
+                if not build.ok:
+                    return AxiomReport(theorem=theorem, axioms=None, check=build)
+                probe = Path(tmp) / "AxiomProbe.lean"
+                probe.write_text(f"import Candidate\n#print axioms {theorem}\n", encoding="utf-8")
+                check = self._run(["env", "lean", "--json", str(probe)], timeout, extra_env={"LEAN_PATH": tmp})
+                found = [m for m in check.messages if m.severity is Severity.INFO and m.pos is not None and m.pos.line == 2]
+        answers: dict[str, tuple[str, ...]] = {}
+        for m in found:
+            answers.update(parse_axioms(m.text))
+        axioms = answers.get(theorem)
+        if axioms is None and len(answers) == 1:
+            axioms = next(iter(answers.values()))  # Lean printed the resolved (namespaced) name
+        return AxiomReport(theorem=theorem, axioms=axioms, check=check)

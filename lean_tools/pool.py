@@ -1,0 +1,145 @@
+"""A pool of warm proof-assistant sessions keyed by (language, import header).
+
+The expensive import (``import Mathlib``, ``Require Import Reals``) is paid once per session,
+not once per check. Guarantees:
+- at most ``max_sessions`` live processes in all (idle sessions of other headers are evicted
+  to make room; callers wait when every session is busy);
+- a session is used by one caller at a time;
+- a session that crashed, timed out past recovery, grew past its memory cap or served
+  ``max_uses`` requests is closed and replaced on the next acquire;
+- ``close()`` kills every process (also on interpreter exit via the context manager).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from .session import Language, ProofSession
+
+SessionFactory = Callable[[Language, str], ProofSession]
+
+
+def default_factory(language: Language, header: str) -> ProofSession:
+    from .backends import get_backend
+
+    return get_backend(language).open_session(header)
+
+
+@dataclass
+class PoolStats:
+    created: int = 0
+    reused: int = 0
+    recycled: int = 0
+    discarded: int = 0
+    evicted: int = 0
+    wait_seconds: float = 0.0
+
+
+@dataclass
+class _Entry:
+    key: tuple[str, str]
+    session: ProofSession
+    busy: bool = False
+    last_used: float = field(default_factory=time.monotonic)
+
+
+class SessionPool:
+    def __init__(self, factory: SessionFactory = default_factory, *, max_sessions: int = 2, max_uses: int = 2000):
+        if max_sessions < 1:
+            raise ValueError("max_sessions must be >= 1")
+        self.factory = factory
+        self.max_sessions = max_sessions
+        self.max_uses = max_uses
+        self.stats = PoolStats()
+        self._entries: list[_Entry] = []
+        self._cv = threading.Condition()
+        self._closed = False
+
+    def __enter__(self) -> "SessionPool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _acquire(self, key: tuple[str, str], timeout: float | None) -> _Entry:
+        t0 = time.monotonic()
+        with self._cv:
+            while True:
+                if self._closed:
+                    raise RuntimeError("session pool is closed")
+                for e in self._entries:
+                    if not e.busy and e.key == key:
+                        e.busy = True
+                        self.stats.reused += 1
+                        self.stats.wait_seconds += time.monotonic() - t0
+                        return e
+                if len(self._entries) < self.max_sessions:
+                    break
+                idle = [e for e in self._entries if not e.busy]
+                if idle:
+                    victim = min(idle, key=lambda e: e.last_used)
+                    self._entries.remove(victim)
+                    self.stats.evicted += 1
+                    victim.session.close()
+                    break
+                left = None if timeout is None else timeout - (time.monotonic() - t0)
+                if left is not None and left <= 0:
+                    raise TimeoutError("no proof-assistant session became free in time")
+                self._cv.wait(left)
+            entry = _Entry(key=key, session=None, busy=True)  # type: ignore[arg-type]
+            self._entries.append(entry)  # reserve the slot while the process starts
+        try:
+            session = self.factory(key[0], key[1])  # type: ignore[arg-type]
+            session.start()
+        except BaseException:
+            with self._cv:
+                self._entries.remove(entry)
+                self._cv.notify_all()
+            raise
+        entry.session = session
+        with self._cv:
+            self.stats.created += 1
+            self.stats.wait_seconds += time.monotonic() - t0
+        return entry
+
+    def _release(self, entry: _Entry) -> None:
+        s = entry.session
+        drop = not s.alive() or s.uses >= self.max_uses
+        with self._cv:
+            entry.busy = False
+            entry.last_used = time.monotonic()
+            if drop:
+                self._entries.remove(entry)
+                if s.alive():
+                    self.stats.recycled += 1
+                else:
+                    self.stats.discarded += 1
+            self._cv.notify_all()
+        if drop:
+            s.close()
+
+    @contextmanager
+    def session(self, language: Language, header: str, *, timeout: float | None = None) -> Iterator[ProofSession]:
+        """Borrow a warm session for ``header``. Exceptions propagate; a dead session is replaced."""
+        entry = self._acquire((language, header), timeout)
+        try:
+            yield entry.session
+        finally:
+            self._release(entry)
+
+    def size(self) -> int:
+        with self._cv:
+            return len(self._entries)
+
+    def close(self) -> None:
+        with self._cv:
+            self._closed = True
+            entries, self._entries = self._entries, []
+            self._cv.notify_all()
+        for e in entries:
+            if e.session is not None:
+                e.session.close()

@@ -1,0 +1,449 @@
+"""A warm Rocq session over ``coqtop -quiet -emacs`` with pipes (no pty, so no 4096-byte line limit).
+
+Protocol facts this relies on (measured on Coq 8.16.1, see ``docs/rocq_notes.md`` of the project):
+- stdout and stderr are merged into one pipe so messages and ``<prompt>NAME < N |..| 0 < </prompt>``
+  come in the order coqtop wrote them; ``N`` is the state id *after* the preceding sentence.
+- An error does not stop later sentences of the same block, so any error marks the outcome failed.
+- A syntax error swallows the rest of its input line, so every marker goes on a line of its own.
+- The end of a block is found by a marker sentence, ``Fail Check __prover_mk_<nonce>.``, whose
+  answer ("The reference __prover_mk_<nonce> was not found") cannot come from anything else.
+- ``BackTo N`` discards the states after ``N``. Because search branches, the ids handed out here
+  are *virtual*: each is a node (parent, sentence block) in a tree; going to a node BackTo's the
+  deepest shared prefix of the live coqtop history and replays the rest.
+- A runaway request: SIGINT makes coqtop print ``User interrupt`` and survive (the session is
+  kept and ``SessionTimeout`` raised); if it does not recover in a few seconds the process
+  group is killed (the pool replaces the session).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import select
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+
+from .. import sandbox
+from ..types import (
+    CommandOutcome,
+    Hole,
+    InvalidRequest,
+    Message,
+    Pos,
+    ProofStatus,
+    SessionCrashed,
+    SessionOutOfMemory,
+    SessionTimeout,
+    Severity,
+    TacticOutcome,
+)
+from .checker import require
+
+_PROMPT = re.compile(r"<prompt>(?P<name>\S*) < (?P<state>\d+) \|.*?</prompt>")
+_TOPLEVEL = re.compile(r"Toplevel input, characters (?P<a>\d+)-(?P<b>\d+):\n(?P<quote>(?:>.*\n?)*)")
+_SEV = re.compile(r"^(Error|Warning)(?: \(in proof [^)]*\))?:\s?", re.M)
+_INFOMSG = re.compile(r"<infomsg>.*?</infomsg>", re.S)
+_GOALS_HEAD = re.compile(r"^(\d+) goals?(?: \(ID \d+\))?\s*$", re.M)
+_HOLE_WORDS = re.compile(r"\b(admit|Admitted|give_up)\b")
+
+
+def strip_comments(code: str) -> str:
+    """Blank out Rocq comments (nested) and string literals, keeping offsets. Raises on unterminated ones."""
+    out = list(code)
+    i, n, depth = 0, len(code), 0
+    in_string = False
+    while i < n:
+        c2 = code[i : i + 2]
+        if in_string:
+            if code[i] == '"':
+                if code[i + 1 : i + 2] == '"':
+                    out[i] = out[i + 1] = " "
+                    i += 2
+                    continue
+                in_string = False
+            elif code[i] != "\n":
+                out[i] = " "
+            i += 1
+        elif depth:
+            if c2 == "(*":
+                depth += 1
+                out[i] = out[i + 1] = " "
+                i += 2
+            elif c2 == "*)":
+                depth -= 1
+                out[i] = out[i + 1] = " "
+                i += 2
+            else:
+                if code[i] != "\n":
+                    out[i] = " "
+                i += 1
+        elif c2 == "(*":
+            depth = 1
+            out[i] = out[i + 1] = " "
+            i += 2
+        elif code[i] == '"':
+            in_string = True
+            i += 1
+        else:
+            i += 1
+    if depth:
+        raise InvalidRequest("unterminated comment in Rocq code")
+    if in_string:
+        raise InvalidRequest("unterminated string literal in Rocq code")
+    return "".join(out)
+
+
+def validate_block(code: str) -> str:
+    """Refuse blocks that would desynchronise coqtop: unterminated comments/strings, a missing final period."""
+    if "\x00" in code:
+        raise InvalidRequest("NUL byte in Rocq code")
+    bare = strip_comments(code).rstrip()
+    if not bare:
+        raise InvalidRequest("empty Rocq code")
+    if not (bare.endswith(".") or bare.endswith("}") or bare.endswith("{")):
+        raise InvalidRequest("Rocq code must end with a sentence terminator '.'")
+    return code
+
+
+@dataclass
+class _Node:
+    parent: int | None
+    text: str
+    depth: int
+
+
+@dataclass(frozen=True)
+class _Reply:
+    body: str
+    state: int  # real coqtop state after the block (before the marker)
+
+
+class RocqSession:
+    """``ProofSession`` over coqtop. Not thread-safe: one user at a time (the pool guarantees it)."""
+
+    language = "rocq"
+
+    def __init__(
+        self,
+        header: str,
+        *,
+        limits: sandbox.Limits = sandbox.Limits(cpu_seconds=None, memory_bytes=4 * 1024**3),
+        default_timeout: float = 30.0,
+        header_timeout: float = 120.0,
+        max_rss_bytes: int = 3 * 1024**3,
+        coqtop: str = "coqtop",
+        extra_args: tuple[str, ...] = (),
+    ):
+        self.header = header
+        self.limits = limits
+        self.default_timeout = default_timeout
+        self.header_timeout = header_timeout
+        self.max_rss_bytes = max_rss_bytes
+        self.coqtop = coqtop
+        self.extra_args = extra_args
+        self.uses = 0
+        self.cpu_seconds = 0.0
+        self._proc: subprocess.Popen | None = None
+        self._buf = ""
+        self._nonce = itertools.count()
+        self._nodes: dict[int, _Node] = {}
+        self._ids = itertools.count(1)
+        self._root_real: int | None = None
+        self._live: list[tuple[int, int]] = []  # [(virtual id, real state)] along coqtop's history
+        self._broken = False
+        self._synced = True
+        self._tail = ""
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def __enter__(self) -> "RocqSession":
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None and not self._broken
+
+    def start(self) -> None:
+        if self.alive():
+            return
+        self.close()
+        exe = require(self.coqtop)
+        self._proc = subprocess.Popen(
+            [exe, "-quiet", "-emacs", "-color", "no", *self.extra_args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            preexec_fn=sandbox.preexec_fn(self.limits),
+            env=sandbox.scrubbed_env(os.environ.get("TMPDIR", "/tmp"), keep=("COQPATH", "OCAMLPATH", "COQLIB")),
+            bufsize=0,
+        )
+        self._buf = ""
+        self._broken = False
+        self._nodes.clear()
+        self._live = []
+        self._synced = True
+        first = self._exchange("", timeout=self.header_timeout)  # banner + first prompt
+        self._root_real = first.state
+        if self.header.strip():
+            validate_block(self.header)
+            rep = self._exchange(self.header, timeout=self.header_timeout)
+            errs = [m for m in self._messages(rep.body, self.header) if m.severity is Severity.ERROR]
+            if errs:
+                self.close()
+                raise SessionCrashed(f"Rocq header failed: {errs[0].text}")
+            self._root_real = rep.state
+
+    def close(self) -> None:
+        if self._proc is not None:
+            sandbox.kill_group(self._proc)
+            for f in (self._proc.stdin, self._proc.stdout):
+                try:
+                    f.close()
+                except OSError:
+                    pass
+        self._proc = None
+
+    # -- wire ---------------------------------------------------------------------------------
+    def _read_until(self, pattern: re.Pattern, deadline: float) -> re.Match:
+        assert self._proc is not None and self._proc.stdout is not None
+        fd = self._proc.stdout.fileno()
+        while True:
+            m = pattern.search(self._buf)
+            if m:
+                return m
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            r, _, _ = select.select([fd], [], [], min(left, 1.0))
+            if not r:
+                if self._proc.poll() is not None:
+                    raise EOFError
+                continue
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                raise EOFError
+            self._buf += chunk.decode("utf-8", errors="replace")
+            self._tail = (self._tail + self._buf[-2000:])[-4000:]
+
+    def _exchange(self, block: str, *, timeout: float) -> _Reply:
+        """Send ``block`` then a marker; return the text before the marker and the state after ``block``."""
+        if not self.alive():
+            raise SessionCrashed("Rocq session is not running", self._tail)
+        nonce = f"{os.getpid()}_{next(self._nonce)}"
+        marker = f"__prover_mk_{nonce}"
+        payload = (block + "\n" if block else "") + f"Fail Check {marker}.\n"
+        t0 = time.monotonic()
+        try:
+            self._proc.stdin.write(payload.encode("utf-8"))
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError) as e:
+            self._fail_dead()
+            raise SessionCrashed(f"coqtop closed its input: {e}", self._tail) from None
+        end = re.compile(
+            r"The reference " + re.escape(marker) + r" was not found in the current\s+environment\..*?<prompt>.*?</prompt>",
+            re.S,
+        )
+        try:
+            m = self._read_until(end, t0 + timeout)
+        except TimeoutError:
+            self._interrupt(end)
+            raise SessionTimeout(f"Rocq request exceeded {timeout:.1f}s") from None
+        except EOFError:
+            self._fail_dead()
+            raise
+        text = self._buf[: m.start()]
+        self._buf = self._buf[m.end() :]
+        # The marker's own "The command has indeed failed with message:" line precedes it.
+        text = re.sub(r"The command has indeed failed with message:\s*$", "", text)
+        prompts = list(_PROMPT.finditer(text))
+        state = int(prompts[-1].group("state")) if prompts else (self._live[-1][1] if self._live else (self._root_real or 1))
+        self._rss_check()
+        return _Reply(body=text, state=state)
+
+    def _fail_dead(self) -> None:
+        rc = self._proc.poll() if self._proc else None
+        tail = self._tail
+        self._broken = True
+        self.close()
+        if rc in (-signal.SIGKILL, 137) or "out of memory" in tail.lower():
+            raise SessionOutOfMemory(f"coqtop was killed (exit {rc}), likely out of memory")
+        raise SessionCrashed(f"coqtop died (exit {rc})", tail)
+
+    def _interrupt(self, end: re.Pattern) -> None:
+        """SIGINT the runaway sentence; keep the session if it resynchronises, else kill it."""
+        try:
+            os.kill(self._proc.pid, signal.SIGINT)
+            self._read_until(end, time.monotonic() + 3.0)
+            self._buf = ""
+            self._synced = False  # history position unknown now: force a BackTo on next use
+        except (TimeoutError, EOFError, OSError):
+            self._broken = True
+            self.close()
+
+    def _rss_check(self) -> None:
+        if self._proc is None:
+            return
+        try:
+            with open(f"/proc/{self._proc.pid}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        if int(line.split()[1]) * 1024 > self.max_rss_bytes:
+                            self._broken = True  # finish this answer, then the pool recycles us
+                        break
+        except OSError:
+            pass
+
+    # -- virtual states -----------------------------------------------------------------------
+    def _goto(self, vid: int | None, timeout: float) -> None:
+        """Make coqtop's current state the one of virtual node ``vid`` (None: the header state)."""
+        path: list[int] = []
+        v = vid
+        while v is not None:
+            path.append(v)
+            v = self._nodes[v].parent
+        path.reverse()
+        k = 0
+        while k < len(path) and k < len(self._live) and self._live[k][0] == path[k]:
+            k += 1
+        if not (self._synced and k == len(self._live)):
+            target_real = self._live[k - 1][1] if k else self._root_real
+            self._exchange(f"BackTo {target_real}.", timeout=timeout)
+            self._live = self._live[:k]
+        self._synced = True
+        for node_id in path[k:]:
+            rep = self._exchange(self._nodes[node_id].text, timeout=timeout)
+            self._live.append((node_id, rep.state))
+
+    def _run_block(self, parent: int | None, block: str, timeout: float | None) -> tuple[int, str, str, float]:
+        validate_block(block)
+        timeout = timeout or self.default_timeout
+        if not self.alive():
+            if parent is not None:
+                tail = self._tail
+                self.close()
+                self._nodes.clear()
+                raise SessionCrashed("coqtop is not running; its proof states are lost", tail)
+            self.start()
+        t0 = time.monotonic()
+        self._goto(parent, timeout)
+        rep = self._exchange(block, timeout=timeout)
+        vid = next(self._ids)
+        self._nodes[vid] = _Node(parent, block, (self._nodes[parent].depth + 1) if parent else 1)
+        self._live.append((vid, rep.state))
+        show = self._exchange("Show.", timeout=timeout)
+        self._live[-1] = (vid, show.state)  # Show advances the state id; it is equivalent
+        self.uses += 1
+        return vid, rep.body, show.body, time.monotonic() - t0
+
+    # -- parsing ------------------------------------------------------------------------------
+    @staticmethod
+    def _messages(body: str, code: str) -> list[Message]:
+        body = _INFOMSG.sub("", body)
+        lines = code.splitlines()
+        cursor = 0
+        msgs: list[Message] = []
+        for m in _TOPLEVEL.finditer(body):
+            rest = body[m.end() :]
+            nxt = _PROMPT.search(rest)
+            text = rest[: nxt.start()] if nxt else rest
+            sev_m = _SEV.match(text)
+            sev = Severity.ERROR
+            if sev_m:
+                sev = Severity.ERROR if sev_m.group(1) == "Error" else Severity.WARNING
+                text = text[sev_m.end() :]
+            quote = m.group("quote").splitlines()
+            qline = quote[0][2:] if quote and quote[0].startswith("> ") else (quote[0][1:] if quote else "")
+            pos = end = None
+            for idx in range(cursor, len(lines)):
+                if lines[idx].rstrip() == qline.rstrip():
+                    cursor = idx
+                    a, b = int(m.group("a")), int(m.group("b"))
+                    enc = lines[idx].encode("utf-8")
+                    ca = len(enc[:a].decode("utf-8", "ignore"))
+                    cb = len(enc[:b].decode("utf-8", "ignore"))
+                    pos, end = Pos(line=idx + 1, column=ca), Pos(line=idx + 1, column=cb)
+                    break
+            msgs.append(Message(severity=sev, text=text.strip(), pos=pos, end_pos=end))
+        # Errors without a location (rare): "Error:" at line start outside a Toplevel block.
+        if not msgs:
+            for m in re.finditer(r"^Error:\s?(.*(?:\n(?!\n|<prompt>).*)*)", body, re.M):
+                msgs.append(Message(severity=Severity.ERROR, text=m.group(1).strip()))
+        return msgs
+
+    @staticmethod
+    def _goals(show_body: str) -> tuple[tuple[str, ...], bool]:
+        """Goals from ``Show.`` output; second value: a proof is open."""
+        text = _PROMPT.sub("", _INFOMSG.sub("", show_body)).strip()
+        if "This command requires an open proof" in text or "No focused proof" in text:
+            return (), False
+        if text.startswith("No more goals") or not text:
+            return (), True
+        if "All the remaining goals are on the shelf" in text or "There are unfocused goals" in text:
+            return (text,), True
+        head = _GOALS_HEAD.search(text)
+        if not head:
+            return (text,), True
+        # First goal is printed with hypotheses; others as "goal k (ID n) is:\n conclusion".
+        parts = re.split(r"\n\s*goal \d+ \(ID \d+\) is:\n", text[head.end() :])
+        goals = tuple(p.strip("\n") for p in parts if p.strip())
+        return goals, True
+
+    @staticmethod
+    def _holes(code: str) -> list[Hole]:
+        bare = strip_comments(code)
+        holes = []
+        for m in _HOLE_WORDS.finditer(bare):
+            line = bare.count("\n", 0, m.start()) + 1
+            col = m.start() - (bare.rfind("\n", 0, m.start()) + 1)
+            holes.append(Hole(goal=f"<{m.group(1)}>", pos=Pos(line=line, column=col)))
+        return holes
+
+    # -- protocol -----------------------------------------------------------------------------
+    def run_command(self, code: str, *, timeout: float | None = None) -> CommandOutcome:
+        t_cpu = _cpu_of(self._proc)
+        vid, body, show, wall = self._run_block(None, code, timeout)
+        msgs = tuple(self._messages(body, code))
+        goals, open_proof = self._goals(show)
+        holes = self._holes(code)
+        if open_proof:
+            holes.append(Hole(goal="\n\n".join(goals) if goals else "", state=vid))
+        cpu = max(0.0, _cpu_of(self._proc) - t_cpu)
+        self.cpu_seconds += cpu
+        return CommandOutcome(env=vid, messages=msgs, holes=tuple(holes), goals=goals, cpu_seconds=cpu, wall_seconds=wall)
+
+    def run_tactic(self, state: int, tactic: str, *, timeout: float | None = None) -> TacticOutcome:
+        if state not in self._nodes:
+            raise InvalidRequest(f"unknown proof state {state}")
+        t_cpu = _cpu_of(self._proc)
+        vid, body, show, wall = self._run_block(state, tactic, timeout)
+        self.cpu_seconds += max(0.0, _cpu_of(self._proc) - t_cpu)
+        msgs = tuple(self._messages(body, tactic))
+        goals, open_proof = self._goals(show)
+        holes = tuple(self._holes(tactic))
+        if any(m.severity is Severity.ERROR for m in msgs):
+            status = ProofStatus.ERROR
+        elif holes:
+            status = ProofStatus.CONTAINS_SORRY
+        elif not open_proof:
+            status = ProofStatus.COMPLETED  # the block closed the proof itself (Qed.)
+        else:
+            status = ProofStatus.OPEN_GOALS if goals else ProofStatus.COMPLETED
+        return TacticOutcome(state=vid, goals=goals, messages=msgs, holes=holes, status=status, wall_seconds=wall)
+
+
+def _cpu_of(proc: subprocess.Popen | None) -> float:
+    """User+system CPU seconds of a live child, from /proc (0 when unknown)."""
+    if proc is None:
+        return 0.0
+    try:
+        with open(f"/proc/{proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        tick = os.sysconf("SC_CLK_TCK")
+        return (int(fields[11]) + int(fields[12])) / tick
+    except (OSError, IndexError, ValueError):
+        return 0.0

@@ -1,0 +1,491 @@
+"""Split a Lean 4 or Rocq source file into header, preamble, target theorem and proof body.
+
+``parse_source(text, language, theorem=None) -> SourceFile``. The split is purely lexical:
+comments and strings are masked first (``mask``), then declarations are found on the
+masked text, so text inside comments or strings never starts or ends anything.
+
+Lean 4:
+- comments ``--`` to end of line and nested ``/- ... -/`` (doc comments included); strings
+  ``"..."`` with backslash escapes; character literals such as ``'"'``.
+- a command starts at column 0 (the convention of every benchmark file); the target's body
+  runs from after its top-level ``:=`` up to the next column-0 command or the end.
+- header: the leading ``import`` lines plus the ``open``/``set_option``/``universe``
+  commands (without ``in``) that directly follow them.
+- theorem-like declarations: ``theorem``, ``lemma``, ``example`` (the name of an example is "").
+
+Rocq:
+- nested comments ``(* ... *)`` (strings inside comments are lexed as Rocq does), strings
+  ``"..."`` with ``""`` as the escaped quote.
+- sentences end at a ``.`` followed by whitespace or the end of the file.
+- header: the leading ``Require``/``From ... Require``/``Import``/``Export``/``Open Scope``/
+  ``Local Open Scope``/``Set``/``Unset``/``Declare Scope``/``Delimit Scope`` sentences.
+- theorem-like: ``Theorem Lemma Fact Remark Corollary Proposition Property Example``.
+  The statement is the declaration sentence after the name, up to its final ``.``; the
+  proof lies between ``Proof.`` (or ``Proof using ...``/``Proof with ...``) and the
+  terminator ``Qed.``/``Defined.``/``Admitted.``/``Abort.``/``Save ...`` (``terminator``);
+  a file that stops after ``Proof.`` has an empty proof and terminator "".
+
+Not covered: Lean commands indented away from column 0, Lean equation-compiler bodies
+without ``:=`` (``theorem f : P | 0 => ...``) raise ``ParseError``; Rocq theorems whose
+proof is given as ``:= term`` in the statement sentence keep that term inside ``statement``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Language = Literal["lean", "rocq"]
+
+
+class ParseError(ValueError):
+    """The text could not be split (no theorem, unterminated comment or string, ...)."""
+
+
+class SourceFile(BaseModel):
+    """One parsed file. Offsets index ``text``; ``render`` swaps the proof body.
+
+    Invariant: ``text == text[:proof_start] + proof + text[proof_end:]`` and
+    ``header + preamble == text[:decl_start]``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    language: Language
+    text: str
+    header: str
+    preamble: str
+    theorem_name: str
+    decl_keyword: str
+    decl_prefix: str
+    """Text from ``decl_start`` up to the statement: modifiers, keyword, name."""
+    statement: str
+    proof: str
+    terminator: str = ""
+    """Rocq: ``Qed.``, ``Defined.``, ``Admitted.``, ``Abort.``, ``Save x.`` or "" (missing). Lean: ""."""
+    has_proof_keyword: bool = False
+    """Rocq: the proof opens with a ``Proof`` sentence."""
+    decl_start: int
+    statement_start: int
+    statement_end: int
+    proof_start: int
+    proof_end: int
+    """Lean: end of the body. Rocq: start of the terminator (or end of the last sentence)."""
+    decl_end: int
+    """Lean: end of the body. Rocq: end of the terminator sentence."""
+
+    @property
+    def suffix(self) -> str:
+        """Everything after the target declaration."""
+        return self.text[self.decl_end :]
+
+    def statement_text(self) -> str:
+        """The statement with comments removed and whitespace collapsed (for comparison)."""
+        return normalize(self.statement, self.language)
+
+    def proof_is_placeholder(self) -> bool:
+        """The body is just ``sorry`` (Lean, possibly ``by sorry``) or admitted/missing (Rocq)."""
+        body = normalize(self.proof, self.language)
+        if self.language == "lean":
+            return body in ("sorry", "by sorry", "by\nsorry", "by")
+        return self.terminator in ("Admitted.", "") or body in ("admit.",)
+
+    def render(self, proof: str, terminator: str = "Qed.") -> str:
+        """The full file with ``proof`` as the target's body.
+
+        Lean: ``proof`` replaces the text after ``:=`` (give ``by ...`` or a term).
+        Rocq: ``proof`` is the tactic script; it replaces everything between ``Proof.`` and
+        the old terminator, and ``terminator`` is appended unless ``proof`` already ends
+        with ``Qed.``/``Defined.``/``Admitted.``. A ``Proof.`` line is added if missing.
+        """
+        if self.language == "lean":
+            return self.text[: self.proof_start] + proof + self.text[self.proof_end :]
+        body = proof.strip()
+        if re.search(r"(?:^|\s)(?:Qed|Defined|Admitted)\s*\.\s*$", body) is None and terminator:
+            body = (body + "\n" + terminator) if body else terminator
+        opener = "" if self.has_proof_keyword else "\nProof."
+        return self.text[: self.proof_start] + opener + "\n" + body + self.text[self.decl_end :]
+
+
+# --- lexing ------------------------------------------------------------------------------
+
+
+def _blank(chunk: str) -> str:
+    return "".join(c if c == "\n" else " " for c in chunk)
+
+
+_IDENT_CHAR = re.compile(r"[\w'.!?₀-₉ᵢ-ᵪ]")
+
+
+def mask(text: str, language: Language) -> str:
+    """``text`` with every comment and string replaced by spaces (newlines kept), same length."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    lean = language == "lean"
+    open_c, close_c = ("/-", "-/") if lean else ("(*", "*)")
+    while i < n:
+        c = text[i]
+        if lean and text.startswith("--", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(_blank(text[i:j]))
+            i = j
+        elif text.startswith(open_c, i):
+            j = _skip_block_comment(text, i, language)
+            out.append(_blank(text[i:j]))
+            i = j
+        elif c == '"':
+            j = _skip_string(text, i, language)
+            out.append(_blank(text[i:j]))
+            i = j
+        elif lean and c == "'" and (i == 0 or not _IDENT_CHAR.match(text[i - 1])):
+            m = re.match(r"'(?:\\[^']{1,8}|[^\\'\n])'", text[i:])
+            if m:
+                out.append(_blank(m.group(0)))
+                i += m.end()
+            else:
+                out.append(c)
+                i += 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _line_of(text: str, i: int) -> int:
+    return text.count("\n", 0, i) + 1
+
+
+def _skip_block_comment(text: str, i: int, language: Language) -> int:
+    open_c, close_c = ("/-", "-/") if language == "lean" else ("(*", "*)")
+    depth, j, n = 0, i, len(text)
+    while j < n:
+        if text.startswith(open_c, j):
+            depth += 1
+            j += 2
+        elif text.startswith(close_c, j):
+            depth -= 1
+            j += 2
+            if depth == 0:
+                return j
+        elif language == "rocq" and text[j] == '"':
+            j = _skip_string(text, j, language)
+        else:
+            j += 1
+    raise ParseError(f"unterminated comment starting at line {_line_of(text, i)}")
+
+
+def _skip_string(text: str, i: int, language: Language) -> int:
+    j, n = i + 1, len(text)
+    while j < n:
+        c = text[j]
+        if language == "lean" and c == "\\":
+            j += 2
+            continue
+        if c == '"':
+            if language == "rocq" and text.startswith('""', j):
+                j += 2
+                continue
+            return j + 1
+        j += 1
+    raise ParseError(f"unterminated string starting at line {_line_of(text, i)}")
+
+
+def strip_comments(text: str, language: Language) -> str:
+    """``text`` with comments replaced by one space each; strings are kept."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    lean = language == "lean"
+    open_c = "/-" if lean else "(*"
+    while i < n:
+        if lean and text.startswith("--", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            out.append(" ")
+        elif text.startswith(open_c, i):
+            i = _skip_block_comment(text, i, language)
+            out.append(" ")
+        elif text[i] == '"':
+            j = _skip_string(text, i, language)
+            out.append(text[i:j])
+            i = j
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def normalize(text: str, language: Language) -> str:
+    """Comments removed, whitespace runs collapsed to one space, ends stripped."""
+    return re.sub(r"\s+", " ", strip_comments(text, language)).strip()
+
+
+# --- Lean ---------------------------------------------------------------------------------
+
+LEAN_THEOREM_KEYWORDS = ("theorem", "lemma", "example")
+_LEAN_MODIFIERS = r"(?:(?:@\[[^\]]*\]|private|protected|noncomputable|partial|unsafe|nonrec|scoped|local)\s+)*"
+LEAN_COMMAND_WORDS = (
+    "theorem lemma example def abbrev instance structure class inductive coinductive axiom axioms opaque "
+    "namespace section end open export variable universe set_option attribute macro macro_rules syntax elab "
+    "elab_rules notation infix infixl infixr prefix postfix import mutual deriving initialize builtin_initialize "
+    "run_cmd run_elab run_meta declare_syntax_cat private protected noncomputable partial unsafe nonrec scoped "
+    "local omit include irreducible_def add_decl_doc assert_not_exists"
+).split()
+_LEAN_CMD_START = re.compile(
+    r"^(?:@\[|#[a-zA-Z_]|(?:" + "|".join(map(re.escape, LEAN_COMMAND_WORDS)) + r")(?![\w'.!?]))",
+    re.M,
+)
+_LEAN_DECL = re.compile(
+    r"^(?P<mods>" + _LEAN_MODIFIERS + r")(?P<kw>theorem|lemma|example)(?![\w'.!?])"
+    r"(?:[ \t\n]+(?P<name>«[^»]*»|[^\s(){}\[\]:⦃⦄,]+))?",
+    re.M,
+)
+_OPEN_BRACKETS = {"(": ")", "[": "]", "{": "}", "⦃": "⦄", "⟨": "⟩", "⟪": "⟫"}
+_CLOSE_BRACKETS = set(_OPEN_BRACKETS.values())
+
+
+def _lean_top_assign(masked: str, start: int, end: int) -> int:
+    """Index of the first ``:=`` at bracket depth 0 in ``masked[start:end]``, or -1."""
+    depth = 0
+    pending_lets = 0
+    i = start
+    while i < end:
+        c = masked[i]
+        if c in _OPEN_BRACKETS:
+            depth += 1
+        elif c in _CLOSE_BRACKETS:
+            depth = max(0, depth - 1)
+        elif depth == 0 and c == ":" and masked.startswith(":=", i):
+            if pending_lets == 0:
+                return i
+            pending_lets -= 1
+            i += 2
+            continue
+        elif depth == 0 and c in "lh" and (i == 0 or not _IDENT_CHAR.match(masked[i - 1])):
+            m = _LET_WORD.match(masked, i)
+            if m:
+                pending_lets += 1
+                i = m.end()
+                continue
+        i += 1
+    return -1
+
+
+_LET_WORD = re.compile(r"(?:let|letI|have|haveI)(?![\w'.!?])")
+
+
+def _lean_header_end(text: str, masked: str) -> int:
+    """End offset of the import block plus directly following open/set_option/universe commands."""
+    pos = 0
+    cmds = list(_LEAN_CMD_START.finditer(masked))
+    for k, m in enumerate(cmds):
+        nxt = cmds[k + 1].start() if k + 1 < len(cmds) else len(masked)
+        chunk = masked[m.start() : nxt]
+        word = re.match(r"[#@\w]+", chunk)
+        w = word.group(0) if word else ""
+        if w == "import" or (w in ("open", "set_option", "universe") and not re.search(r"\bin\b", chunk)):
+            # header runs to the end of this command's last non-blank line
+            seg_end = m.start() + len(chunk.rstrip())
+            nl = text.find("\n", seg_end)
+            pos = len(text) if nl < 0 else nl + 1
+            continue
+        break
+    return pos
+
+
+def _parse_lean(text: str, theorem: str | None) -> SourceFile:
+    masked = mask(text, "lean")
+    cmd_starts = [m.start() for m in _LEAN_CMD_START.finditer(masked)]
+    decls = []
+    for m in _LEAN_DECL.finditer(masked):
+        name = m.group("name") or ""
+        if m.group("kw") == "example":
+            name = ""
+        stmt_start = m.end() if m.group("kw") != "example" else m.start("kw") + len("example")
+        nxt = [s for s in cmd_starts if s > m.start()]
+        decl_end = nxt[0] if nxt else len(text)
+        assign = _lean_top_assign(masked, stmt_start, decl_end)
+        decls.append((m, name, stmt_start, decl_end, assign))
+    if not decls:
+        raise ParseError("no theorem found (expected a column-0 `theorem`/`lemma`/`example` declaration)")
+    chosen = _choose(decls, theorem, lambda d: d[1], lambda d: _lean_body_is_sorry(masked, d), "lean")
+    m, name, stmt_start, decl_end, assign = chosen
+    if assign < 0:
+        raise ParseError(f"theorem {name or '(example)'} at line {_line_of(text, m.start())} has no top-level `:=`")
+    proof_start = assign + 2
+    while proof_start < decl_end and masked[proof_start].isspace():
+        proof_start += 1
+    proof_end = proof_start + len(masked[proof_start:decl_end].rstrip())
+    proof_end = max(proof_end, proof_start)
+    header_end = min(_lean_header_end(text, masked), m.start())
+    stmt_end = assign
+    while stmt_end > stmt_start and text[stmt_end - 1] in " \t\n":
+        stmt_end -= 1
+    return SourceFile(
+        language="lean",
+        text=text,
+        header=text[:header_end],
+        preamble=text[header_end : m.start()],
+        theorem_name=name,
+        decl_keyword=m.group("kw"),
+        decl_prefix=text[m.start() : stmt_start],
+        statement=text[stmt_start:stmt_end].strip(),
+        proof=text[proof_start:proof_end],
+        decl_start=m.start(),
+        statement_start=stmt_start,
+        statement_end=stmt_end,
+        proof_start=proof_start,
+        proof_end=proof_end,
+        decl_end=proof_end,
+    )
+
+
+def _lean_body_is_sorry(masked: str, d) -> bool:
+    _m, _name, _s, decl_end, assign = d
+    if assign < 0:
+        return False
+    body = re.sub(r"\s+", " ", masked[assign + 2 : decl_end]).strip()
+    return body in ("sorry", "by sorry", "by")
+
+
+def _choose(decls, theorem, name_of, is_open, language):
+    if theorem is not None:
+        hits = [d for d in decls if name_of(d) == theorem]
+        if not hits:
+            names = ", ".join(name_of(d) or "(example)" for d in decls)
+            raise ParseError(f"theorem {theorem!r} not found; the file declares: {names}")
+        return hits[-1]
+    open_ones = [d for d in decls if is_open(d)]
+    return (open_ones or decls)[-1]
+
+
+# --- Rocq ---------------------------------------------------------------------------------
+
+ROCQ_THEOREM_KEYWORDS = ("Theorem", "Lemma", "Fact", "Remark", "Corollary", "Proposition", "Property", "Example")
+_ROCQ_ATTRS = r"(?:#\[[^\]]*\]\s*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Program|Private)\s+)*"
+_ROCQ_DECL = re.compile(
+    _ROCQ_ATTRS + r"(?P<kw>" + "|".join(ROCQ_THEOREM_KEYWORDS) + r")\s+(?P<name>[A-Za-z_\u00a0-\uffff][\w'\u00a0-\uffff]*)"
+)
+_ROCQ_HEADER = re.compile(
+    r"(?:(?:From\s+\S+\s+)?Require(?:\s+(?:Import|Export))?\b|Import\b|Export\b|(?:(?:Local|Global)\s+)?Open\s+Scope\b"
+    r"|(?:Local\s+|Global\s+)?(?:Set|Unset)\b|Declare\s+Scope\b|Delimit\s+Scope\b|Close\s+Scope\b)"
+)
+_ROCQ_TERMINATOR = re.compile(r"(?<![\w'.])(?P<t>Qed|Defined|Admitted|Abort(?:\s+All)?|Save\s+[\w']+)\s*\.(?=\s|$)")
+_ROCQ_PROOF = re.compile(r"Proof(?:\s*\.(?=\s|$)|\s+(?:using|with)\b[^.]*\.(?=\s|$))")
+
+
+def rocq_sentences(masked: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence in masked text; ``end`` is just past its final ``.``.
+
+    Bullets and braces are not split off; leading whitespace is excluded from ``start``.
+    """
+    out: list[tuple[int, int]] = []
+    pos = 0
+    for m in re.finditer(r"\.(?=\s|$)", masked):
+        if m.start() > 0 and masked[m.start() - 1] == ".":
+            continue  # `..` / `...` are not sentence ends
+        seg = masked[pos : m.end()]
+        lead = len(seg) - len(seg.lstrip())
+        out.append((pos + lead, m.end()))
+        pos = m.end()
+    return out
+
+
+def _parse_rocq(text: str, theorem: str | None) -> SourceFile:
+    masked = mask(text, "rocq")
+    sents = rocq_sentences(masked)
+    decls = []
+    for k, (s, e) in enumerate(sents):
+        m = _ROCQ_DECL.match(masked, s)
+        if m is None or m.end() > e:
+            continue
+        decls.append((k, m))
+    if not decls:
+        raise ParseError("no theorem found (expected `Theorem`/`Lemma`/... NAME ... `.`)")
+
+    def term_of(d):
+        k, m = d
+        t = _ROCQ_TERMINATOR.search(masked, sents[k][1])
+        return t
+
+    def is_open(d):
+        t = term_of(d)
+        k, _m = d
+        nxt = [dd for dd in decls if dd[0] > k]
+        if t is None:
+            return True
+        if nxt and t.start() > sents[nxt[0][0]][0]:
+            return True  # the next declaration starts before any terminator
+        return t.group("t") == "Admitted"
+
+    k, m = _choose(decls, theorem, lambda d: d[1].group("name"), is_open, "rocq")
+    s, e = sents[k]
+    name = m.group("name")
+    stmt_start, stmt_end = m.end(), e - 1
+    after = e
+    pm = re.compile(r"\s*").match(masked, after)
+    body_from = pm.end()
+    proof_match = _ROCQ_PROOF.match(masked, body_from)
+    if proof_match:
+        proof_start = proof_match.end()
+    else:
+        proof_start = e
+    t = _ROCQ_TERMINATOR.search(masked, proof_start)
+    later = [dd for dd in decls if dd[0] > k]
+    if t is not None and later and t.start() > sents[later[0][0]][0]:
+        t = None
+    if t is None:
+        nxt_start = sents[later[0][0]][0] if later else len(text)
+        body = masked[proof_start:nxt_start].rstrip()
+        proof_end = proof_start + len(body)
+        decl_end = proof_end
+        terminator = ""
+    else:
+        proof_end = t.start()
+        decl_end = t.end()
+        terminator = re.sub(r"\s+", " ", text[t.start() : t.end()]).replace(" .", ".")
+    header_end = 0
+    for s2, e2 in sents:
+        if s2 >= m.start() or not _ROCQ_HEADER.match(masked, s2):
+            break
+        header_end = e2
+    if header_end:
+        nl = text.find("\n", header_end)
+        if nl >= 0 and not masked[header_end:nl].strip():
+            header_end = nl + 1
+    decl_start = m.start()
+    return SourceFile(
+        language="rocq",
+        text=text,
+        header=text[:header_end],
+        preamble=text[header_end:decl_start],
+        theorem_name=name,
+        decl_keyword=m.group("kw"),
+        decl_prefix=text[decl_start:stmt_start],
+        statement=text[stmt_start:stmt_end].strip(),
+        proof=text[proof_start:proof_end],
+        terminator=terminator,
+        has_proof_keyword=proof_match is not None,
+        decl_start=decl_start,
+        statement_start=stmt_start,
+        statement_end=stmt_end,
+        proof_start=proof_start,
+        proof_end=proof_end,
+        decl_end=decl_end,
+    )
+
+
+def parse_source(text: str, language: Language, theorem: str | None = None) -> SourceFile:
+    """Split ``text``; ``theorem`` selects a declaration by name.
+
+    Default target: the last theorem-like declaration whose body is a placeholder
+    (Lean ``sorry``; Rocq ``Admitted.`` or no terminator), else the last one.
+    Raises ``ParseError`` with a one-line message.
+    """
+    if language == "lean":
+        return _parse_lean(text, theorem)
+    if language == "rocq":
+        return _parse_rocq(text, theorem)
+    raise ParseError(f"unknown language {language!r} (expected 'lean' or 'rocq')")

@@ -1,0 +1,171 @@
+"""Prover configuration: pydantic models loaded from TOML, with environment and CLI overrides.
+
+Precedence (later wins): defaults < TOML file < environment < CLI flags.
+Environment variables: ``PROVER_BACKEND`` (none|openai|vllm|transformers), ``PROVER_MODEL``,
+``PROVER_ENDPOINT``, ``PROVER_WORKERS``, ``PROVER_TIMEOUT``. Setting a model or endpoint with
+the backend still ``none`` switches it to ``openai``. The API key is never stored in the
+config: it is read at call time from the variable named by ``model.api_key_env``
+(``OPENAI_API_KEY`` by default), so it never reaches a trace.
+
+This module imports neither torch nor vllm.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Cfg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ModelConfig(_Cfg):
+    type: Literal["none", "openai", "vllm", "transformers"] = "none"
+    """none: built-in search only; openai: any OpenAI-compatible HTTP server (vLLM serve,
+    hosted APIs); vllm: in-process vLLM; transformers: local weights via transformers."""
+    model: str = ""
+    """Model name (openai/vllm) or local path (transformers, vllm)."""
+    endpoint: str = "http://127.0.0.1:8000/v1"
+    """Base URL of the OpenAI-compatible server (``.../v1``)."""
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout_s: float = 300.0
+    """Per-request timeout."""
+    max_retries: int = 3
+    """Retries on timeouts, connection errors, HTTP 429/5xx (exponential backoff)."""
+    backoff_s: float = 1.0
+    concurrency: int = 8
+    """Most requests in flight at once (per client)."""
+    native_tools: bool = True
+    """Send OpenAI ``tools``; if false, tools are described in the prompt and calls parsed
+    from ``<tool_call>{json}</tool_call>`` blocks in the text (for servers without tool parsing)."""
+    device: str = "cpu"
+    """transformers backend: torch device."""
+    dtype: str = "auto"
+
+
+class SamplingConfig(_Cfg):
+    temperature: float = 0.6
+    top_p: float = 0.95
+    max_tokens: int = 4096
+    seed: int | None = None
+
+
+class BudgetConfig(_Cfg):
+    """Limits for one problem. A run stops (as a value, with ``stopped_by``) when one is spent."""
+
+    wall_s: float = 600.0
+    tokens: int = 2_000_000
+    """LLM tokens, prompt + completion."""
+    checker_cpu_s: float = 3600.0
+    attempts: int = 400
+    """Proof attempts checked by the proof assistant (agent checks + portfolio runs)."""
+
+
+class SearchSettings(_Cfg):
+    """Settings handed to the built-in search (``prover.search.prove_goal``)."""
+
+    timeout_s: float = 60.0
+    """Wall-clock limit for one search call (the whole theorem or one lemma)."""
+    lemma_timeout_s: float = 10.0
+    """Limit when the portfolio is run on a sketch lemma before (or instead of) the agent."""
+
+
+class ProverSettings(_Cfg):
+    workers: int = 2
+    """Lemmas proved in parallel (each holds one proof-assistant session while checking)."""
+    informal: bool = True
+    """Ask the model for an informal proof first (skipped when the user gave one)."""
+    sketch_rounds: int = 3
+    """Decompositions tried: after a round with failed lemmas, the sketch stage is asked again."""
+    sketch_repairs: int = 3
+    """Error-feedback retries for a sketch that does not compile."""
+    agent_turns: int = 12
+    """Model turns per lemma agent."""
+    split_depth: int = 2
+    """How deep a lemma agent may split lemmas into sub-lemmas."""
+    automation_first: bool = True
+    """Run the built-in portfolio on each lemma before starting its agent."""
+    direct_search_first: bool = True
+    """In agent mode, first try the built-in search on the whole theorem (cheap, no tokens)."""
+    check_timeout_s: float = 30.0
+    """Limit for one proof-attempt check."""
+    python_timeout_s: float = 10.0
+    cache_path: str | None = "~/.cache/agentic-prover/lemmas.sqlite"
+    """Persistent lemma cache (sqlite); None disables it."""
+    verify_timeout_s: float = 300.0
+
+
+class ProverConfig(_Cfg):
+    model: ModelConfig = ModelConfig()
+    sampling: SamplingConfig = SamplingConfig()
+    budget: BudgetConfig = BudgetConfig()
+    search: SearchSettings = SearchSettings()
+    prover: ProverSettings = ProverSettings()
+
+    @property
+    def uses_model(self) -> bool:
+        return self.model.type != "none"
+
+    def with_overrides(self, **dotted: Any) -> "ProverConfig":
+        """Return a copy with ``section__field=value`` (or ``"section.field"``) overrides; None values are skipped."""
+        data = self.model_dump()
+        for key, value in dotted.items():
+            if value is None:
+                continue
+            section, _, name = key.replace("__", ".").partition(".")
+            if section not in data or not name or name not in data[section]:
+                raise ConfigError(f"unknown config field {key!r}")
+            data[section][name] = value
+        return ProverConfig.model_validate(data)
+
+    def summary(self) -> dict[str, Any]:
+        """What is recorded in the trace: model, endpoint, sampling, budgets (never a key)."""
+        return self.model_dump(mode="json")
+
+
+class ConfigError(ValueError):
+    """A config file or override is invalid; the message names the problem."""
+
+
+def load_config(path: str | os.PathLike | None = None, *, env: dict[str, str] | None = None, **overrides: Any) -> ProverConfig:
+    """Defaults < TOML file at ``path`` < environment < ``overrides`` (``section__field=value``)."""
+    data: dict[str, Any] = {}
+    if path is not None:
+        p = Path(path)
+        try:
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        except FileNotFoundError as e:
+            raise ConfigError(f"config file not found: {p}") from e
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(f"config file {p} is not valid TOML: {e}") from e
+    try:
+        cfg = ProverConfig.model_validate(data)
+    except Exception as e:  # pydantic.ValidationError
+        raise ConfigError(f"invalid config {path}: {_short(e)}") from e
+    env = os.environ if env is None else env
+    env_over: dict[str, Any] = {
+        "model__type": env.get("PROVER_BACKEND") or None,
+        "model__model": env.get("PROVER_MODEL") or None,
+        "model__endpoint": env.get("PROVER_ENDPOINT") or None,
+        "prover__workers": int(env["PROVER_WORKERS"]) if env.get("PROVER_WORKERS") else None,
+        "budget__wall_s": float(env["PROVER_TIMEOUT"]) if env.get("PROVER_TIMEOUT") else None,
+    }
+    try:
+        cfg = cfg.with_overrides(**env_over).with_overrides(**overrides)
+    except ConfigError:
+        raise
+    except Exception as e:
+        raise ConfigError(f"invalid override: {_short(e)}") from e
+    touched = any(k in ("model__model", "model__endpoint") and v for k, v in {**env_over, **overrides}.items())
+    if cfg.model.type == "none" and touched and not (overrides.get("model__type") or env_over.get("model__type")):
+        cfg = cfg.with_overrides(model__type="openai")
+    return cfg
+
+
+def _short(e: Exception) -> str:
+    return " ".join(str(e).split())[:300]

@@ -1,0 +1,106 @@
+"""Turn a source file into a ``Problem``: language from the suffix, the target theorem, its parts.
+
+Parsing proper is ``lean_tools.source.parse_source`` (header, preamble, theorem name,
+statement). This module adds what the prover needs to write candidates: the theorem's
+declaration text verbatim (``prover.lang``) and the text after its proof, and it rejects
+bad input with ``BadProblem``: unknown suffix, unreadable or unparsable file, no such
+theorem, a theorem that is already proved. Whether the statement compiles is checked
+later, by the orchestrator, with the proof assistant.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .errors import BadProblem
+from .lang import spec
+from .records import Problem
+
+SUFFIXES = {".v": "rocq", ".lean": "lean"}
+
+
+def language_of(path: str | Path) -> str:
+    suffix = Path(path).suffix
+    if suffix not in SUFFIXES:
+        raise BadProblem(f"{path}: unknown file type {suffix or '(none)'!r}; expected .v (Rocq) or .lean (Lean 4)")
+    return SUFFIXES[suffix]
+
+
+def load_problem(path: str | Path, theorem: str | None = None, *, informal: str | None = None, name: str | None = None) -> Problem:
+    """Read ``path`` and build its ``Problem``. Raises ``BadProblem`` with a one-line message."""
+    p = Path(path)
+    language = language_of(p)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BadProblem(f"{p}: no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise BadProblem(f"{p}: cannot read: {e}") from None
+    return problem_from_text(text, language, theorem=theorem, path=str(p), informal=informal, name=name)
+
+
+def problem_from_text(
+    text: str,
+    language: str,
+    *,
+    theorem: str | None = None,
+    path: str | None = None,
+    informal: str | None = None,
+    name: str | None = None,
+) -> Problem:
+    """Build a ``Problem`` from source text (see the module docstring for what is rejected)."""
+    from lean_tools.source import ParseError, parse_source
+
+    where = path or "<input>"
+    if language == "rocq" and re.search(r"From\s+Stdlib\b", text):
+        text = re.sub(r"From\s+Stdlib\b", "From Coq", text)  # Rocq 9 name; Coq 8.16 here
+    try:
+        sf = parse_source(text, language, theorem=theorem)  # type: ignore[arg-type]
+    except ParseError as e:
+        raise BadProblem(f"{where}: {e}") from None
+    if not sf.theorem_name:
+        raise BadProblem(f"{where}: the target is an `example` without a name; give it a name (theorem NAME ...)")
+    if not sf.proof_is_placeholder() and not spec(language).has_hole(sf.proof):
+        raise BadProblem(f"{where}: theorem {sf.theorem_name} is already proved (its proof has no sorry/admit)")
+    if language == "rocq":
+        declaration = text[sf.decl_start : sf.statement_end + 1]
+        proof = sf.proof
+    else:
+        cut = text[sf.decl_start : sf.proof_start]
+        declaration = re.sub(r"\s*:=\s*$", "", cut)
+        proof = sf.proof
+    return Problem(
+        name=name or sf.theorem_name,
+        language=language,  # type: ignore[arg-type]
+        path=path,
+        text=text,
+        header=sf.header,
+        preamble=sf.preamble,
+        theorem_name=sf.theorem_name,
+        statement=sf.statement,
+        decl_keyword=sf.decl_keyword,
+        declaration=declaration,
+        proof=proof,
+        postamble=text[sf.decl_end :],
+        informal=informal,
+    )
+
+
+def render_candidate(problem: Problem, proof: str, lemmas: str = "") -> str:
+    """The whole file: the original text with ``lemmas`` inserted before the theorem and the
+    theorem's proof replaced by ``proof``. Header, preamble, declaration and postamble are verbatim."""
+    lang = spec(problem.language)
+    block = lemmas.strip("\n") + "\n\n" if lemmas.strip() else ""
+    pre = problem.header + problem.preamble
+    if pre and not pre.endswith("\n"):
+        pre += "\n"
+    tail = problem.postamble
+    return pre + block + lang.render(problem.declaration, proof) + (tail if tail.startswith("\n") or not tail else "\n" + tail)
+
+
+def body_after_header(problem: Problem, full_text: str) -> str:
+    """The part of a candidate a header-loaded session runs (the header stripped)."""
+    if problem.header and full_text.startswith(problem.header):
+        return full_text[len(problem.header) :]
+    return full_text

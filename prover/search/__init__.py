@@ -1,0 +1,25 @@
+"""The built-in default prover: automation portfolio + best-first search over tactic candidates.
+
+Used when no LLM is configured. Entry point: ``prove_goal(pool_or_factory, header,
+statement_code, language, budget) -> SearchResult``. Tactic tables per language live in
+``tactics.py``; running candidates on a state in ``portfolio.py``; the search in ``search.py``.
+"""
+
+from .portfolio import BASELINE_ROCQ, Attempt, run_portfolio, try_candidate
+from .search import SearchBudget, SearchResult, prove_goal, render_file
+from .tactics import Candidate, TacticTable, get_table, parse_goal
+
+__all__ = [
+    "Attempt",
+    "BASELINE_ROCQ",
+    "Candidate",
+    "SearchBudget",
+    "SearchResult",
+    "TacticTable",
+    "get_table",
+    "parse_goal",
+    "prove_goal",
+    "render_file",
+    "run_portfolio",
+    "try_candidate",
+]

@@ -1,0 +1,97 @@
+"""Running candidate tactics on one proof state: the automation portfolio.
+
+``try_candidate`` runs one candidate (wrapped in the language's timeout) and turns every
+outcome into an ``Attempt`` value: an error, a timeout or a crash of the tactic is data, not
+an exception. Only a session that can no longer answer (``SessionCrashed``) propagates.
+
+``run_portfolio`` tries a list of candidates in order on one state until one proves the
+goal, the deadline passes or the list ends; ``BASELINE_ROCQ`` is the fixed 16-tactic
+portfolio the default prover is compared against.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from typing import Callable
+
+from pydantic import BaseModel, ConfigDict
+
+from lean_tools.types import InvalidRequest, SessionTimeout
+
+from .tactics import Candidate, TacticTable
+
+
+class Attempt(BaseModel):
+    """What one candidate did on one state."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    tactic: str
+    tag: str
+    kind: str
+    ok: bool
+    """The tactic ran without error (it may still have changed nothing)."""
+    proved: bool = False
+    """No goals remain in the whole proof (tactic mode; the fresh re-check comes later)."""
+    state: int | None = None
+    goals: tuple[str, ...] = ()
+    seconds: float = 0.0
+    timed_out: bool = False
+    error: str = ""
+
+
+def try_candidate(session, state: int, cand: Candidate, table: TacticTable, *, pad: float = 3.0) -> Attempt:
+    """Run ``cand`` on ``state``. The proof assistant's own timeout is ``cand.timeout``; the
+    session's wall-clock limit is ``cand.timeout + pad`` (a safety net, it interrupts coqtop)."""
+    block = table.wrap(cand.tactic, cand.timeout)
+    base = dict(tactic=cand.tactic, tag=cand.tag, kind=cand.kind)
+    t0 = time.monotonic()
+    try:
+        out = session.run_tactic(state, block, timeout=cand.timeout + pad)
+    except SessionTimeout:
+        return Attempt(**base, ok=False, timed_out=True, seconds=time.monotonic() - t0, error="session timeout")
+    except InvalidRequest as e:
+        return Attempt(**base, ok=False, seconds=time.monotonic() - t0, error=f"invalid: {e}")
+    dt = time.monotonic() - t0
+    if not out.ok:
+        err = out.errors[0].text if out.errors else "error"
+        return Attempt(**base, ok=False, seconds=dt, timed_out="Timeout!" in err, error=err[:300])
+    return Attempt(**base, ok=True, proved=out.proved, state=out.state, goals=tuple(out.goals), seconds=dt)
+
+
+def run_portfolio(
+    session,
+    state: int,
+    candidates: Iterable[Candidate],
+    table: TacticTable,
+    *,
+    deadline: float | None = None,
+    skip: Callable[[Candidate], bool] | None = None,
+) -> Iterator[Attempt]:
+    """Yield an ``Attempt`` per candidate tried on ``state``, stopping after the first proof
+    or once ``time.monotonic()`` passes ``deadline``. ``skip`` filters candidates known to fail."""
+    for cand in candidates:
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        if skip is not None and skip(cand):
+            continue
+        att = try_candidate(session, state, cand, table)
+        yield att
+        if att.proved:
+            return
+
+
+def _baseline(tacs: list[str], timeout: float) -> tuple[Candidate, ...]:
+    return tuple(Candidate(tactic=t, kind="close", timeout=timeout, tag=t) for t in tacs)
+
+
+BASELINE_ROCQ = _baseline(
+    [
+        "lia", "nia", "lra", "nra", "field", "ring", "auto", "eauto", "intuition", "firstorder",
+        "sauto", "hauto", "reflexivity", "vm_compute; reflexivity", "simpl; lia", "simpl; nra",
+    ],
+    5.0,
+)
+"""The fixed comparison portfolio: 16 closing tactics, 5 s each, after ``intros``.
+``sauto``/``hauto`` need ``From Hammer Require Import Tactics.`` in the header."""

@@ -1,0 +1,283 @@
+"""Best-first search over tactic candidates: the built-in default prover (no LLM needed).
+
+Algorithm: open the statement in a warm session, run the table's intro tactic, then pop
+the cheapest open node, try the table's closers on it (cheap ones first, each with its own
+timeout), then its steps; every tactic that changes the goals makes a child node whose
+priority is the parent's plus the candidate's prior cost plus a small penalty per open goal.
+Failing (goal, tactic) pairs are cached; states whose goal text was seen are dropped.
+The first tactic-mode proof is re-checked by a fresh whole-file checker (``coqc``) before it
+is reported; a proof the checker rejects is recorded and the search goes on.
+
+Budget: ``SearchBudget.seconds`` bounds the time spent inside the session; attempts,
+expansions and depth are capped too. ``checker_seconds`` in the result counts session time
+plus the re-check's CPU time, the quantity the miniF2F comparison is made in.
+
+Not covered here: the final soundness verdict (``lean_tools.soundness.verify``), which the
+caller runs on the file this search proposes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import heapq
+import itertools
+import re
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from pydantic import BaseModel, ConfigDict
+
+from lean_tools.types import ProofAssistantError
+
+from .portfolio import Attempt, try_candidate
+from .tactics import Candidate, TacticTable, get_table
+
+
+class SearchBudget(BaseModel):
+    """Limits of one ``prove_goal`` call."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seconds: float = 5.0
+    """Wall-clock seconds the search may spend in the session (the re-check is extra)."""
+    max_attempts: int = 300
+    max_expansions: int = 40
+    max_depth: int = 5
+    inner_timeout: float = 1.0
+    """Cap on a closer's timeout below the root (whole seconds in Rocq)."""
+    recheck: bool = True
+    """Re-check a found proof with a fresh whole-file checker (always on outside tests)."""
+    recheck_timeout: float = 60.0
+    start_timeout: float = 120.0
+    """Seconds allowed for opening the statement (and loading the header in a new session)."""
+
+
+class SearchResult(BaseModel):
+    """Outcome of ``prove_goal``; ``proof`` goes between ``Proof.`` and ``Qed.`` / after ``:= by``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    proved: bool
+    proof: str | None = None
+    attempts: int = 0
+    expansions: int = 0
+    checker_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    reason: str = ""
+    """Why the search stopped: ``proved``, ``budget``, ``exhausted``, ``statement error: ...`` ..."""
+    tags: tuple[str, ...] = ()
+    """Families of the tactics in the proof found (for statistics)."""
+    rejected: int = 0
+    """Tactic-mode proofs the fresh checker rejected."""
+
+
+@dataclass(order=True)
+class _Node:
+    priority: float
+    seq: int
+    state: int
+    goals: tuple[str, ...]
+    script: tuple[str, ...]
+    tags: tuple[str, ...]
+    depth: int
+
+
+_DEF = re.compile(r"^\s*(?:Definition|Fixpoint|Let|Notation)\s+([A-Za-z_][\w']*)", re.M)
+
+
+def local_definitions(header: str, language: str) -> tuple[str, ...]:
+    """Names defined in the header (Rocq ``Definition``/``Fixpoint``, Lean ``def``): unfold candidates."""
+    if language == "lean":
+        return tuple(re.findall(r"^\s*(?:noncomputable\s+)?def\s+([A-Za-z_][\w'.]*)", header, re.M))
+    return tuple(_DEF.findall(header))
+
+
+def _goal_key(goals: tuple[str, ...]) -> str:
+    return "\n#\n".join(" ".join(g.split()) for g in goals)
+
+
+def render_file(header: str, statement_code: str, proof: str, language: str) -> str:
+    """The whole file the fresh checker compiles."""
+    if language == "rocq":
+        return f"{header.rstrip()}\n\n{statement_code.strip()}\nProof.\n{proof}\nQed.\n"
+    body = "\n".join("  " + line for line in proof.splitlines())
+    return f"{header.rstrip()}\n\n{statement_code.rstrip()} := by\n{body}\n"
+
+
+def _default_checker(language: str):
+    if language == "rocq":
+        from lean_tools.rocq.checker import RocqChecker
+
+        return RocqChecker()
+    from lean_tools.backends import get_backend  # Lean: whatever the backend registry provides
+
+    return get_backend(language).checker()
+
+
+@contextlib.contextmanager
+def _open_session(source, language: str, header: str):
+    """``source`` is a pool (has ``.session(language, header)``) or a factory ``header -> session``."""
+    if hasattr(source, "session"):
+        with source.session(language, header) as s:
+            yield s
+        return
+    s = source(header)
+    try:
+        s.start()
+        yield s
+    finally:
+        s.close()
+
+
+class _Search:
+    def __init__(self, session, table: TacticTable, budget: SearchBudget, local_defs: tuple[str, ...], on_attempt=None):
+        self.on_attempt = on_attempt
+        self.s = session
+        self.table = table
+        self.budget = budget
+        self.local_defs = local_defs
+        self.failed: set[tuple[str, str]] = set()
+        self.seen: set[str] = set()
+        self.heap: list[_Node] = []
+        self.seq = itertools.count()
+        self.attempts = 0
+        self.expansions = 0
+        self.session_seconds = 0.0
+        self.deadline = time.monotonic() + budget.seconds
+
+    def out_of_budget(self) -> bool:
+        return time.monotonic() >= self.deadline or self.attempts >= self.budget.max_attempts
+
+    def attempt(self, node: _Node, cand: Candidate) -> Attempt | None:
+        key = (_goal_key(node.goals), cand.tactic)
+        if key in self.failed:
+            return None
+        left = self.deadline - time.monotonic()
+        if cand.timeout > left + 0.5:
+            cand = cand.model_copy(update={"timeout": max(1.0, left)})
+        att = try_candidate(self.s, node.state, cand, self.table)
+        self.attempts += 1
+        self.session_seconds += att.seconds
+        if self.on_attempt is not None:
+            self.on_attempt(att)
+        if not att.ok:
+            self.failed.add(key)
+            return None
+        if not att.proved and _goal_key(att.goals) == key[0]:
+            self.failed.add(key)  # no progress
+            return None
+        return att
+
+    def push(self, parent: _Node, cand: Candidate, att: Attempt) -> None:
+        k = _goal_key(att.goals)
+        if k in self.seen or parent.depth + 1 > self.budget.max_depth:
+            return
+        self.seen.add(k)
+        closed_one = len(att.goals) < len(parent.goals)
+        prio = parent.priority + cand.cost + 0.3 * len(att.goals) - (1.0 if closed_one else 0.0)
+        prio += min(len(k), 4000) / 4000.0
+        heapq.heappush(
+            self.heap,
+            _Node(prio, next(self.seq), att.state, att.goals, parent.script + (cand.tactic,), parent.tags + (cand.tag,), parent.depth + 1),
+        )
+
+    def candidates(self, node: _Node) -> list[Candidate]:
+        closers, steps = self.table.candidates(node.goals[0], node.depth, others=len(node.goals) - 1, local_defs=self.local_defs)
+        if node.depth > 0:
+            cap = self.budget.inner_timeout
+            closers = [c if c.timeout <= cap else c.model_copy(update={"timeout": cap}) for c in closers]
+        return closers + steps
+
+
+def prove_goal(
+    session_factory_or_pool,
+    header: str,
+    statement_code: str,
+    language: str,
+    budget: SearchBudget = SearchBudget(),
+    *,
+    checker=None,
+    table: TacticTable | None = None,
+    on_attempt: Callable[[Attempt], None] | None = None,
+) -> SearchResult:
+    """Search for a tactic proof of ``statement_code`` under ``header``.
+
+    ``on_attempt`` sees every attempt (statistics, tracing).
+    ``session_factory_or_pool``: a ``SessionPool`` (``.session(language, header)``) or a
+    callable ``header -> ProofSession``. The session is opened on ``header`` plus the table's
+    imports. Returns ``proved=True`` only after the fresh checker accepted the whole file
+    (unless ``budget.recheck`` is off). Infrastructure failures end the search with a reason.
+    """
+    t_start = time.monotonic()
+    table = table or get_table(language)
+    session_header = header.rstrip() + ("\n" + table.imports if table.imports else "")
+    checker = checker if checker is not None or not budget.recheck else _default_checker(language)
+    acc = dict(open_seconds=0.0, recheck_seconds=0.0, rejected=0)
+    search: _Search | None = None
+
+    def result(proved: bool, reason: str, proof: str | None = None, tags: tuple[str, ...] = ()) -> SearchResult:
+        searched = search.session_seconds if search else 0.0
+        return SearchResult(
+            proved=proved,
+            proof=proof,
+            reason=reason,
+            tags=tags,
+            attempts=search.attempts if search else 0,
+            expansions=search.expansions if search else 0,
+            checker_seconds=acc["open_seconds"] + searched + acc["recheck_seconds"],
+            wall_seconds=time.monotonic() - t_start,
+            rejected=acc["rejected"],
+        )
+
+    try:
+        with _open_session(session_factory_or_pool, language, session_header) as s:
+            t0 = time.monotonic()
+            out = s.run_command(statement_code.strip(), timeout=budget.start_timeout)
+            acc["open_seconds"] = time.monotonic() - t0
+            if not out.ok:
+                return result(False, f"statement error: {out.errors[0].text[:200]}")
+            holes = [h for h in out.holes if h.state is not None]
+            if not holes:
+                return result(False, "statement opened no proof")
+            search = _Search(s, table, budget, local_definitions(header, language), on_attempt)
+            root = _Node(0.0, next(search.seq), holes[0].state, tuple(out.goals) or (holes[0].goal,), (), (), 0)
+            for tac in table.intro:
+                att = search.attempt(root, Candidate(tactic=tac, kind="step", timeout=2, cost=0, tag="intro"))
+                if att is not None:
+                    root = _Node(0.0, root.seq, att.state, att.goals, (tac,), ("intro",), 0)
+                    break
+            search.seen.add(_goal_key(root.goals))
+            heapq.heappush(search.heap, root)
+            while search.heap and not search.out_of_budget() and search.expansions < budget.max_expansions:
+                node = heapq.heappop(search.heap)
+                search.expansions += 1
+                for cand in search.candidates(node):
+                    if search.out_of_budget():
+                        break
+                    att = search.attempt(node, cand)
+                    if att is None:
+                        continue
+                    if not att.proved:
+                        search.push(node, cand, att)
+                        continue
+                    script, tags = node.script + (cand.tactic,), node.tags + (cand.tag,)
+                    proof = _render_proof(table, script)
+                    if not budget.recheck:
+                        return result(True, "proved (not re-checked)", proof, tags)
+                    text = render_file(header, statement_code, proof, language)
+                    fc = checker.check_file(text, timeout=budget.recheck_timeout)
+                    acc["recheck_seconds"] += fc.cpu_seconds or fc.wall_seconds
+                    if fc.ok:
+                        return result(True, "proved", proof, tags)
+                    acc["rejected"] += 1
+            return result(False, "exhausted" if not search.heap else "budget")
+    except ProofAssistantError as e:
+        first = str(e).splitlines()[0][:200] if str(e) else ""
+        return result(False, f"{type(e).__name__}: {first}")
+
+
+def _render_proof(table: TacticTable, script: tuple[str, ...]) -> str:
+    lines = [table.imports] if table.imports else []
+    lines += [table.proof_line(t) for t in script]
+    return "\n".join(lines)
