@@ -156,7 +156,12 @@ class LeanChecker:
 
     def _limits(self, timeout: float) -> sandbox.Limits:
         cpu = self.config.cpu_seconds if self.config.cpu_seconds is not None else int(timeout) + 1
-        return sandbox.Limits(cpu_seconds=cpu, memory_bytes=self.config.memory_bytes, isolate_network=self.config.isolate_network)
+        return sandbox.Limits(
+            cpu_seconds=cpu,
+            memory_bytes=self.config.memory_bytes,
+            open_files=None,  # inherit: importing Mathlib opens thousands of .olean files
+            isolate_network=self.config.isolate_network,
+        )
 
     def _run(self, args: list[str], timeout: float, extra_env: dict[str, str] | None = None) -> FileCheck:
         project = self._project()
@@ -197,17 +202,25 @@ class LeanChecker:
                 path = Path(tmp) / "Candidate.lean"
                 path.write_text(f"{body}#print axioms {theorem}\n", encoding="utf-8")
                 check = self._run(["env", "lean", "--json", str(path)], timeout)
-                found = [m for m in check.messages if m.severity is Severity.INFO and m.pos is not None and m.pos.line == line]
+                found = [
+                    m
+                    for m in check.messages
+                    if m.severity is Severity.INFO and m.pos is not None and m.pos.line == line
+                ]
             else:
                 src = Path(tmp) / "Candidate.lean"
                 src.write_text(text, encoding="utf-8")
-                build = self._run(["env", "lean", "--json", "-o", str(Path(tmp) / "Candidate.olean"), str(src)], timeout)
+                build = self._run(
+                    ["env", "lean", "--json", "-o", str(Path(tmp) / "Candidate.olean"), str(src)], timeout
+                )
                 if not build.ok:
                     return AxiomReport(theorem=theorem, axioms=None, check=build)
                 probe = Path(tmp) / "AxiomProbe.lean"
                 probe.write_text(f"import Candidate\n#print axioms {theorem}\n", encoding="utf-8")
                 check = self._run(["env", "lean", "--json", str(probe)], timeout, extra_env={"LEAN_PATH": tmp})
-                found = [m for m in check.messages if m.severity is Severity.INFO and m.pos is not None and m.pos.line == 2]
+                found = [
+                    m for m in check.messages if m.severity is Severity.INFO and m.pos is not None and m.pos.line == 2
+                ]
         answers: dict[str, tuple[str, ...]] = {}
         for m in found:
             answers.update(parse_axioms(m.text))

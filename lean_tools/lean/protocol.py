@@ -42,7 +42,7 @@ _LEADING_TRIVIA = re.compile(r"\A(?:\s+|--[^\n]*(?:\n|\Z)|/-(?:[^-]|-(?!/))*-/)*
 
 def starts_with_import(code: str) -> bool:
     """Whether ``code``, after leading whitespace and comments, begins with an ``import``."""
-    rest = code[_LEADING_TRIVIA.match(code).end():]
+    rest = code[_LEADING_TRIVIA.match(code).end() :]
     return re.match(r"import\b", rest) is not None
 
 

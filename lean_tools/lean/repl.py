@@ -17,9 +17,19 @@ version probe and the header; with ``replay="all"`` every answered request, chec
 the ids come out the same, so old proof-state ids stay valid).
 
 Header: sent once as a command without ``env``; its env id (0 in a fresh process) is the
-base of every ``run_command``. ``prelude_mode="prepend"`` sends only the imports once and
-prepends the rest of the header (``open``/``set_option``...) to every command; positions are
-then shifted back past those lines and messages inside them lose their position.
+base of every ``run_command``. A header with errors raises ``InvalidRequest``.
+- ``prelude_mode="env"`` (default): the whole header lives in the base env. No shift is
+  needed: the REPL reports positions relative to each command's own text (recorded traffic:
+  a command sent on env 0 after a multi-line header still gets line-1 positions).
+- ``prelude_mode="prepend"``: only the imports go into the base env; the rest of the header
+  (``open``/``set_option``...) is prepended to every command, positions are shifted back past
+  those lines, and messages inside them lose their position.
+Before the header, ``#eval Lean.versionString`` is sent (``probe_version``) so a REPL built
+for another Lean is refused (``VersionMismatch``); the static check of ``lean-toolchain``
+and ``lake-manifest.json`` runs before spawning.
+
+Not covered: info trees, per-request CPU limits (one process serves many requests; the
+wall clock and the RSS watch are the limits), pickling helpers beyond ``send()``.
 
 Requests are validated before they are sent (``lean_tools.lean.protocol``), and a tactic on
 a proof-state id this process never produced is refused with ``InvalidRequest``.
@@ -27,10 +37,9 @@ a proof-state id this process never produced is refused with ``InvalidRequest``.
 
 from __future__ import annotations
 
-import collections
 import json
+import logging
 import os
-import queue
 import shutil
 import subprocess
 import tempfile
@@ -55,7 +64,9 @@ from ..types import (
 )
 from . import protocol as P
 from . import versions
+from .process import Eof, ReplProcess, group_usage
 
+log = logging.getLogger(__name__)
 INSTALL_HINT = versions.SETUP_HINT
 VERSION_PROBE = "#eval Lean.versionString"
 _GIB = 1024**3
@@ -134,131 +145,6 @@ def split_header(header: str) -> tuple[str, str]:
     return imports, prelude
 
 
-def _proc_stat(pid: str) -> tuple[int, float] | None:
-    """(pgrp, cpu seconds) of a process, None if gone."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-    tick = os.sysconf("SC_CLK_TCK")
-    return int(fields[2]), (int(fields[11]) + int(fields[12])) / tick
-
-
-def _vm_rss(pid: str) -> int:
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
-
-
-def group_usage(pgid: int) -> tuple[int, float]:
-    """(resident bytes, cpu seconds) summed over the live processes of group ``pgid``."""
-    rss, cpu = 0, 0.0
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        st = _proc_stat(pid)
-        if st is not None and st[0] == pgid:
-            cpu += st[1]
-            rss += _vm_rss(pid)
-    return rss, cpu
-
-
-class _Eof(Exception):
-    pass
-
-
-class _Process:
-    """The pipes and threads of one REPL process. Not thread-safe; the session serialises."""
-
-    def __init__(self, argv: list[str], cwd: str, env: dict[str, str], limits: sandbox.Limits, tail_chars: int):
-        self.proc = subprocess.Popen(
-            argv,
-            cwd=cwd,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            preexec_fn=sandbox.preexec_fn(limits),
-            bufsize=0,
-        )
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        self._tail: collections.deque[str] = collections.deque()
-        self._tail_len = 0
-        self._tail_chars = tail_chars
-        self._out = threading.Thread(target=self._pump_stdout, daemon=True)
-        self._err = threading.Thread(target=self._pump_stderr, daemon=True)
-        self._out.start()
-        self._err.start()
-        self.killed = False
-
-    def _pump_stdout(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in iter(self.proc.stdout.readline, b""):
-            self.lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
-        self.lines.put(None)
-
-    def _pump_stderr(self) -> None:
-        assert self.proc.stderr is not None
-        for raw in iter(self.proc.stderr.readline, b""):
-            text = raw.decode("utf-8", errors="replace")
-            self._tail.append(text)
-            self._tail_len += len(text)
-            while self._tail_len > self._tail_chars and len(self._tail) > 1:
-                self._tail_len -= len(self._tail.popleft())
-
-    def stderr_tail(self, wait: float = 0.0) -> str:
-        if wait:
-            self._err.join(timeout=wait)
-        return "".join(self._tail)[-self._tail_chars :]
-
-    def write(self, text: str) -> None:
-        assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(text.encode("utf-8"))
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise _Eof() from None
-
-    def read_block(self, deadline: float, poll: float, on_poll) -> str:
-        """Lines up to the blank line ending a response. Raises TimeoutError / _Eof."""
-        lines: list[str] = []
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError()
-            try:
-                item = self.lines.get(timeout=min(remaining, poll))
-            except queue.Empty:
-                on_poll()
-                continue
-            if item is None:
-                raise _Eof()
-            if item.strip() == "":
-                if lines:
-                    return "\n".join(lines)
-                continue
-            lines.append(item)
-
-    def kill(self) -> None:
-        self.killed = True
-        sandbox.kill_group(self.proc)
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-
 class LeanReplSession:
     """A ``ProofSession`` over the Lean REPL. See the module docstring for the contract."""
 
@@ -277,14 +163,17 @@ class LeanReplSession:
         if default_timeout is not None:
             self.config = self.config.model_copy(update={"default_timeout": default_timeout})
         self.limits = limits or sandbox.Limits(
-            cpu_seconds=None, memory_bytes=self.config.memory_bytes, isolate_network=self.config.isolate_network
+            cpu_seconds=None,  # a session lives long; the per-request wall clock is the limit
+            memory_bytes=self.config.memory_bytes,
+            open_files=None,  # inherit: importing Mathlib opens thousands of .olean files
+            isolate_network=self.config.isolate_network,
         )
         self.uses = 0
         self.restarts = 0
         self.lean_version: str | None = None
         self.header_env: int | None = None
         self.header_outcome: CommandOutcome | None = None
-        self._proc: _Process | None = None
+        self._proc: ReplProcess | None = None
         self._home: tempfile.TemporaryDirectory | None = None
         self._healthy = False
         self._lock = threading.RLock()
@@ -341,7 +230,7 @@ class LeanReplSession:
         env = self._environment()
         argv = self._check_installed(env, cwd)
         try:
-            self._proc = _Process(argv, str(cwd), env, self.limits, self.config.stderr_tail_chars)
+            self._proc = ReplProcess(argv, str(cwd), env, self.limits, self.config.stderr_tail_chars)
         except OSError as e:
             raise NotInstalled(argv[0], f"{e}; {INSTALL_HINT}") from None
         if self._log:
@@ -353,25 +242,23 @@ class LeanReplSession:
 
     def _first_load(self) -> None:
         timeout = self.config.start_timeout
-        log: list[tuple[P.Request, tuple[str, int]]] = []
+        replay_log: list[tuple[P.Request, tuple[str, int]]] = []
         if self.config.probe_version:
             probe = P.Command(cmd=VERSION_PROBE)
             resp = self._exchange(probe, timeout)
-            if not isinstance(resp, P.CommandResponse):
-                self._kill()
-                raise VersionMismatch(f"cannot read the REPL's Lean version: {resp}")
-            text = " ".join(m.data for m in resp.messages)
+            text = resp.message if isinstance(resp, P.ErrorResponse) else " ".join(m.data for m in resp.messages)
             self.lean_version = versions.parse_version_string(text)
             if self.lean_version is None:
-                self._kill()
-                raise VersionMismatch(f"cannot read the REPL's Lean version from {text!r}")
-            if self.config.check_versions:
+                # Could not read it: not evidence of a mismatch; the static check still ran.
+                log.warning("cannot read the Lean REPL's version from %r", text[:200])
+            elif self.config.check_versions:
                 try:
                     versions.check(self.config.resolved_project_dir(), repl_reported=self.lean_version)
                 except VersionMismatch:
                     self._kill()
                     raise
-            log.append((probe, ("env", resp.env)))
+            if isinstance(resp, P.CommandResponse):
+                replay_log.append((probe, ("env", resp.env)))
         header = P.Command(cmd=self._header_cmd)
         resp = self._exchange(header, timeout)
         if not isinstance(resp, P.CommandResponse):
@@ -383,8 +270,8 @@ class LeanReplSession:
             raise InvalidRequest(f"the header does not elaborate: {outcome.errors[0].text}")
         self.header_env = resp.env
         self.header_outcome = outcome
-        log.append((header, ("env", resp.env)))
-        self._log = log
+        replay_log.append((header, ("env", resp.env)))
+        self._log = replay_log
         self._note_states(resp)
 
     def _replay(self) -> None:
@@ -455,7 +342,9 @@ class LeanReplSession:
         rss, _ = group_usage(self._proc.proc.pid)
         if rss > self.config.max_rss_bytes:
             self._proc.kill()
-            raise SessionOutOfMemory(f"REPL resident memory {rss / _GIB:.2f} GiB over {self.config.max_rss_bytes / _GIB:.2f} GiB; killed")
+            raise SessionOutOfMemory(
+                f"REPL resident memory {rss / _GIB:.2f} GiB over {self.config.max_rss_bytes / _GIB:.2f} GiB; killed"
+            )
 
     def _exchange(self, req: P.Request, timeout: float) -> P.AnyResponse:
         """Write one request, read one response. Every failure kills the process."""
@@ -472,7 +361,7 @@ class LeanReplSession:
         except SessionOutOfMemory:
             self._kill()
             raise
-        except _Eof:
+        except Eof:
             try:
                 rc = proc.proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
@@ -480,7 +369,9 @@ class LeanReplSession:
             tail = proc.stderr_tail(wait=1.0)
             self._kill()
             if rc in (137, -9) or (rc is not None and rc != 0 and sandbox.looks_out_of_memory(rc, tail)):
-                raise SessionOutOfMemory(f"Lean REPL killed (exit {rc}), most likely out of memory\n{tail[-2000:]}") from None
+                raise SessionOutOfMemory(
+                    f"Lean REPL killed (exit {rc}), most likely out of memory\n{tail[-2000:]}"
+                ) from None
             raise SessionCrashed(f"Lean REPL exited (code {rc}) during a request", tail) from None
         try:
             resp = P.parse_response_text(text)
@@ -542,7 +433,9 @@ class LeanReplSession:
             except ValidationError as e:
                 raise InvalidRequest(f"invalid tactic request: {_first_error(e)}") from None
             if self.config.validate_states and state not in self._states:
-                raise InvalidRequest(f"proof state {state} does not exist in this REPL process (restarts: {self.restarts})")
+                raise InvalidRequest(
+                    f"proof state {state} does not exist in this REPL process (restarts: {self.restarts})"
+                )
             t0 = time.monotonic()
             resp = self.send(req, timeout=timeout)
             self.uses += 1

@@ -227,16 +227,23 @@ class RocqSession:
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 raise EOFError
-            self._buf += chunk.decode("utf-8", errors="replace")
-            self._tail = (self._tail + self._buf[-2000:])[-4000:]
+            text = chunk.decode("utf-8", errors="replace")
+            self._buf += text
+            self._tail = (self._tail + text)[-4000:]
 
     def _exchange(self, block: str, *, timeout: float) -> _Reply:
         """Send ``block`` then a marker; return the text before the marker and the state after ``block``."""
+        return self._exchange_many([block], timeout=timeout)[0]
+
+    def _exchange_many(self, blocks: list[str], *, timeout: float) -> list[_Reply]:
+        """Pipeline several blocks, each followed by its own marker, in one write and one read.
+
+        One round trip instead of one per block: a warm check is then dominated by Rocq's own work.
+        """
         if not self.alive():
             raise SessionCrashed("Rocq session is not running", self._tail)
-        nonce = f"{os.getpid()}_{next(self._nonce)}"
-        marker = f"__prover_mk_{nonce}"
-        payload = (block + "\n" if block else "") + f"Fail Check {marker}.\n"
+        markers = [f"__prover_mk_{os.getpid()}_{next(self._nonce)}" for _ in blocks]
+        payload = "".join((b + "\n" if b else "") + f"Fail Check {mk}.\n" for b, mk in zip(blocks, markers))
         t0 = time.monotonic()
         try:
             self._proc.stdin.write(payload.encode("utf-8"))
@@ -244,26 +251,35 @@ class RocqSession:
         except (BrokenPipeError, OSError) as e:
             self._fail_dead()
             raise SessionCrashed(f"coqtop closed its input: {e}", self._tail) from None
-        end = re.compile(
-            r"The reference " + re.escape(marker) + r" was not found in the current\s+environment\..*?<prompt>.*?</prompt>",
-            re.S,
-        )
-        try:
-            m = self._read_until(end, t0 + timeout)
-        except TimeoutError:
-            self._interrupt(end)
-            raise SessionTimeout(f"Rocq request exceeded {timeout:.1f}s") from None
-        except EOFError:
-            self._fail_dead()
-            raise
-        text = self._buf[: m.start()]
-        self._buf = self._buf[m.end() :]
-        # The marker's own "The command has indeed failed with message:" line precedes it.
-        text = re.sub(r"The command has indeed failed with message:\s*$", "", text)
-        prompts = list(_PROMPT.finditer(text))
-        state = int(prompts[-1].group("state")) if prompts else (self._live[-1][1] if self._live else (self._root_real or 1))
+        replies: list[_Reply] = []
+        for mk in markers:
+            end = re.compile(
+                r"The reference " + re.escape(mk) + r" was not found in the current\s+environment\..*?<prompt>.*?</prompt>",
+                re.S,
+            )
+            try:
+                m = self._read_until(end, t0 + timeout)
+            except TimeoutError:
+                self._interrupt(re.compile(
+                    r"The reference " + re.escape(markers[-1]) + r" was not found in the current\s+environment\..*?<prompt>.*?</prompt>",
+                    re.S,
+                ))
+                raise SessionTimeout(f"Rocq request exceeded {timeout:.1f}s") from None
+            except EOFError:
+                self._fail_dead()
+                raise
+            text = self._buf[: m.start()]
+            self._buf = self._buf[m.end() :]
+            # The marker's own "The command has indeed failed with message:" line precedes it.
+            text = re.sub(r"The command has indeed failed with message:\s*$", "", text)
+            prompts = list(_PROMPT.finditer(text))
+            if prompts:
+                state = int(prompts[-1].group("state"))
+            else:
+                state = replies[-1].state if replies else (self._live[-1][1] if self._live else (self._root_real or 1))
+            replies.append(_Reply(body=text, state=state))
         self._rss_check()
-        return _Reply(body=text, state=state)
+        return replies
 
     def _fail_dead(self) -> None:
         rc = self._proc.poll() if self._proc else None
@@ -299,8 +315,11 @@ class RocqSession:
             pass
 
     # -- virtual states -----------------------------------------------------------------------
-    def _goto(self, vid: int | None, timeout: float) -> None:
-        """Make coqtop's current state the one of virtual node ``vid`` (None: the header state)."""
+    def _goto_blocks(self, vid: int | None) -> tuple[list[str], list[int | None]]:
+        """Blocks that bring coqtop to virtual node ``vid``: maybe a BackTo, then replays.
+
+        Returns the blocks and, per block, the node it creates (None for the BackTo).
+        """
         path: list[int] = []
         v = vid
         while v is not None:
@@ -310,14 +329,17 @@ class RocqSession:
         k = 0
         while k < len(path) and k < len(self._live) and self._live[k][0] == path[k]:
             k += 1
+        blocks: list[str] = []
+        made: list[int | None] = []
         if not (self._synced and k == len(self._live)):
             target_real = self._live[k - 1][1] if k else self._root_real
-            self._exchange(f"BackTo {target_real}.", timeout=timeout)
+            blocks.append(f"BackTo {target_real}.")
+            made.append(None)
             self._live = self._live[:k]
-        self._synced = True
         for node_id in path[k:]:
-            rep = self._exchange(self._nodes[node_id].text, timeout=timeout)
-            self._live.append((node_id, rep.state))
+            blocks.append(self._nodes[node_id].text)
+            made.append(node_id)
+        return blocks, made
 
     def _run_block(self, parent: int | None, block: str, timeout: float | None) -> tuple[int, str, str, float]:
         validate_block(block)
@@ -330,13 +352,17 @@ class RocqSession:
                 raise SessionCrashed("coqtop is not running; its proof states are lost", tail)
             self.start()
         t0 = time.monotonic()
-        self._goto(parent, timeout)
-        rep = self._exchange(block, timeout=timeout)
+        blocks, made = self._goto_blocks(parent)
+        self._synced = False  # until the replies are in
+        replies = self._exchange_many([*blocks, block, "Show."], timeout=timeout)
+        for node_id, rep in zip(made, replies):
+            if node_id is not None:
+                self._live.append((node_id, rep.state))
         vid = next(self._ids)
         self._nodes[vid] = _Node(parent, block, (self._nodes[parent].depth + 1) if parent else 1)
-        self._live.append((vid, rep.state))
-        show = self._exchange("Show.", timeout=timeout)
-        self._live[-1] = (vid, show.state)  # Show advances the state id; it is equivalent
+        rep, show = replies[-2], replies[-1]
+        self._live.append((vid, show.state))  # Show advances the state id; it is equivalent
+        self._synced = True
         self.uses += 1
         return vid, rep.body, show.body, time.monotonic() - t0
 

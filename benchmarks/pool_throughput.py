@@ -1,0 +1,94 @@
+"""Checks per second: pooled warm Rocq sessions versus one fresh ``coqc`` per check.
+
+The same N short checks (``Lemma ... Proof. intros; lia. Qed.``) sharing one import header are
+run three ways in one process: a fresh sandboxed ``coqc`` per check (the header is re-imported
+each time), one warm pooled session, and two warm sessions driven by two threads. Prints the
+rates and the ratios. Every check's verdict is compared across the three ways.
+
+    python benchmarks/pool_throughput.py [--n 200] [--header "Require Import Arith Lia."]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from lean_tools.pool import SessionPool  # noqa: E402
+from lean_tools.rocq.checker import RocqChecker  # noqa: E402
+
+
+def make_checks(n: int) -> list[str]:
+    """Short lemmas; every 10th is false so both verdicts occur."""
+    checks = []
+    for i in range(n):
+        if i % 10 == 9:
+            checks.append(f"Lemma chk_{i} : forall n : nat, n + {i} < n.\nProof. intros; lia. Qed.")
+        else:
+            checks.append(f"Lemma chk_{i} : forall n m : nat, n + {i} * m >= n.\nProof. intros; lia. Qed.")
+    return checks
+
+
+def run_fresh(header: str, checks: list[str]) -> tuple[list[bool], float]:
+    checker = RocqChecker()
+    t0 = time.perf_counter()
+    verdicts = [checker.check_file(header + "\n" + c + "\n", timeout=60).ok for c in checks]
+    return verdicts, time.perf_counter() - t0
+
+
+def run_pooled(header: str, checks: list[str], workers: int) -> tuple[list[bool], float]:
+    with SessionPool(max_sessions=workers) as pool:
+        # warm-up: start the sessions (the import is paid once per session, outside the timing
+        # only for the first request of each; we include it to be fair)
+        t0 = time.perf_counter()
+
+        def one(c: str) -> bool:
+            with pool.session("rocq", header) as s:
+                return s.run_command(c, timeout=30).complete
+
+        if workers == 1:
+            verdicts = [one(c) for c in checks]
+        else:
+            with ThreadPoolExecutor(workers) as ex:
+                verdicts = list(ex.map(one, checks))
+        return verdicts, time.perf_counter() - t0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=200)
+    ap.add_argument("--header", default="Require Import Arith Lia.")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    checks = make_checks(args.n)
+    fresh_v, fresh_t = run_fresh(args.header, checks)
+    one_v, one_t = run_pooled(args.header, checks, 1)
+    two_v, two_t = run_pooled(args.header, checks, 2)
+    if not (fresh_v == one_v == two_v):
+        print("MISMATCH between fresh and pooled verdicts", file=sys.stderr)
+        return 1
+    res = {
+        "checks": args.n,
+        "proved": sum(fresh_v),
+        "fresh_coqc_per_s": args.n / fresh_t,
+        "pooled_1_worker_per_s": args.n / one_t,
+        "pooled_2_workers_per_s": args.n / two_t,
+        "speedup_1_worker_vs_fresh": fresh_t / one_t,
+        "speedup_2_workers_vs_1": one_t / two_t,
+        "cpus": os.cpu_count(),
+    }
+    if args.json:
+        print(json.dumps(res))
+    else:
+        for k, v in res.items():
+            print(f"{k:28s} {v:.2f}" if isinstance(v, float) else f"{k:28s} {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

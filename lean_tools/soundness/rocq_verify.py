@@ -1,0 +1,146 @@
+"""The Rocq part of the verdict: compile, compare the elaborated statement, read the axioms.
+
+Steps (after the static screens passed):
+1. ``Candidate.v`` = the candidate text with one probe inserted where the helpers begin
+   (right after the problem's unchanged header and preamble):
+   ``Lemma __prover_reference <problem statement text>. Admitted.`` The candidate may not
+   mention ``__prover`` (screen ``rocq.reserved``), and the probe is ``Admitted`` so it can
+   never serve as a proof (it would show up in ``Print Assumptions``).
+2. ``coqc`` compiles it in a fresh sandboxed process (``compile_and_query``).
+3. A SEPARATE ``coqc`` compiles ``Query.v``, which only ``Require``s the compiled module and
+   then (a) checks ``constr_eq`` between the types of ``Candidate.__prover_reference`` and
+   ``Candidate.<theorem>`` and (b) runs ``Print Assumptions Candidate.<theorem>``, each
+   answer framed by markers carrying a random nonce.
+
+Why the statement check is ``constr_eq`` on a probe elaborated in the same module, not a
+comparison against a separately compiled problem module: the probe is elaborated in exactly
+the problem's environment (same header, same preamble, nothing of the candidate's yet), so
+it IS the problem's statement; ``constr_eq`` then demands the target's type be the same term
+up to alpha-renaming (de Bruijn indices) - not merely convertible - so a helper that shadows a
+name, adds a coercion/instance/canonical structure, or a notation that survived the screens
+changes the elaborated term and is caught. A separate problem module cannot do this for the
+many problem files with top-level ``Variable``s (``Variable R : realType.``): those are
+distinct constants in two modules, so even an honest candidate's type would differ.
+Limit: a problem whose target sits inside a ``Section`` whose variables the proof uses
+gets a different generalised type after ``End`` and is rejected (never wrongly accepted).
+
+The query's output cannot be forged by the candidate: ``Print Assumptions`` text inside the
+candidate (comments, strings, ``idtac``) is printed, if at all, by the first process, whose
+output is only used for error messages.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from ..rocq.checker import compile_and_query, parse_coq_messages
+from ..source import SourceFile, mask, rocq_sentences
+from ..types import Severity
+from .axioms import entry_name, parse_print_assumptions, rocq_declared_parameters, rocq_unexpected
+from .candidate import CandidateSplit
+from .verdict import Verdict, reject
+
+MODULE = "Candidate"
+PROBE = "__prover_reference"
+
+
+def build_candidate_module(problem: SourceFile, candidate_text: str, split: CandidateSplit) -> str:
+    """The candidate text with the reference probe inserted at ``split.helpers_start``."""
+    probe = f"\nLemma {PROBE} {problem.statement}.\nAdmitted.\n"
+    at = split.helpers_start
+    return candidate_text[:at] + probe + candidate_text[at:]
+
+
+def build_query(theorem: str, nonce: str) -> str:
+    """The query module: Require only; statement identity; Print Assumptions; markers."""
+    q = f"Top.{MODULE}"
+
+    def mark(tag: str) -> str:
+        return f'Goal True. idtac "@@{nonce}:{tag}@@". exact I. Qed.\n'
+
+    return (
+        f"Require {q}.\n"
+        f"Goal True.\n"
+        f"first [ (let a := type of {q}.{PROBE} in let b := type of {q}.{theorem} in constr_eq a b);\n"
+        f'        idtac "@@{nonce}:SAME@@"\n'
+        f'      | idtac "@@{nonce}:DIFFERENT@@" ].\n'
+        f"exact I. Qed.\n"
+        + mark("ASSUMPTIONS")
+        + f"Print Assumptions {q}.{theorem}.\n"
+        + mark("END")
+    )
+
+
+def _first_error(out: str, source: str | None) -> str:
+    msgs = parse_coq_messages(out, source)
+    errs = [m for m in msgs if m.severity is Severity.ERROR]
+    if not errs:
+        return out.strip().splitlines()[-1][:300] if out.strip() else "no message"
+    m = errs[0]
+    at = f"line {m.pos.line}: " if m.pos else ""
+    return at + " ".join(m.text.split())[:300]
+
+
+def verify_rocq(problem: SourceFile, candidate_text: str, split: CandidateSplit, *, timeout: float = 120.0) -> Verdict:
+    """Compile and query. Raises ``NotInstalled`` when coqc is missing."""
+    name = problem.theorem_name
+    module_text = build_candidate_module(problem, candidate_text, split)
+    nonce = secrets.token_hex(8)
+    results = compile_and_query(
+        {f"{MODULE}.v": module_text, "Query.v": build_query(name, nonce)},
+        [f"{MODULE}.v", "Query.v"],
+        timeout=timeout,
+    )
+    cpu = sum(r.cpu_seconds for r in results)
+    wall = sum(r.wall_seconds for r in results)
+
+    def done(v: Verdict) -> Verdict:
+        return v.model_copy(update={"cpu_seconds": cpu, "wall_seconds": wall})
+
+    comp = results[0]
+    if comp.timed_out:
+        return done(reject("compile", f"coqc timed out after {timeout:.0f} s", "rocq", name))
+    if comp.returncode != 0:
+        err = _first_error(comp.stdout + "\n" + comp.stderr, module_text)
+        # lines of the module text are shifted by the probe (3 lines) after helpers_start
+        return done(reject("compile", f"coqc rejected the candidate: {err}", "rocq", name))
+    if len(results) < 2:
+        return done(reject("compile", "query step did not run", "rocq", name))
+    q = results[1]
+    out = q.stdout
+    if q.timed_out or q.returncode != 0:
+        err = _first_error(q.stdout + "\n" + q.stderr, None)
+        return done(reject("statement", f"query on the compiled candidate failed: {err}", "rocq", name))
+    if f"@@{nonce}:SAME@@" not in out:
+        why = "different" if f"@@{nonce}:DIFFERENT@@" in out else "not comparable"
+        return done(
+            reject(
+                "statement",
+                f"the elaborated statement of {name} is {why} from the problem's (a helper or notation changed its meaning)",
+                "rocq",
+                name,
+            )
+        )
+    m = re.search(rf"@@{nonce}:ASSUMPTIONS@@\s*\n(?P<body>.*?)@@{nonce}:END@@", out, re.S)
+    report = parse_print_assumptions(m.group("body")) if m else None
+    if report is None:
+        return done(reject("axioms", "could not read Print Assumptions output", "rocq", name, output=out[-2000:]))
+    masked = mask(problem.text[: problem.decl_start], "rocq")
+    params = rocq_declared_parameters([masked[a:b] for a, b in rocq_sentences(masked)])
+    bad = rocq_unexpected(report, MODULE, params)
+    axioms = [entry_name(e) or e for e in report.entries]
+    if bad:
+        return done(
+            reject("axioms", f"{name} depends on non-whitelisted assumptions: {'; '.join(bad)[:400]}", "rocq", name, axioms=list(report.entries))
+        )
+    return done(
+        Verdict(
+            accepted=True,
+            reason=f"{name} proved; assumptions: {', '.join(axioms) if axioms else 'none'}"[:500],
+            stage="accepted",
+            language="rocq",
+            theorem=name,
+            details={"axioms": axioms},
+        )
+    )

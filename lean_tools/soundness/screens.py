@@ -1,0 +1,251 @@
+"""Static screens: pure functions over the text a candidate ADDED to the problem.
+
+The added text is the proof body of the target theorem plus any helper declarations placed
+before it (see ``candidate.py``). Comments and strings are masked first
+(``lean_tools.source.mask``), so words inside them neither trigger nor hide anything.
+Each function returns ``Finding``s (empty tuple = clean); each rule is named.
+
+Defences, Lean (``screen_lean``):
+- ``lean.hole``: ``sorry``/``sorryAx``/``admit`` anywhere.
+- ``lean.native``: ``native_decide``, ``decide +native``, ``Lean.ofReduceBool``/``ofReduceNat``,
+  ``trustCompiler``, ``implemented_by``, ``extern``, ``csimp`` (compiler-trusting proofs).
+- ``lean.command``: command keywords that could change the environment or run code:
+  ``axiom opaque instance attribute macro syntax elab notation infix... import open
+  namespace section end universe variable local scoped class structure inductive
+  initialize run_cmd ... mutual unsafe partial meta``, any ``#command`` (``#eval``,
+  ``#print``, ``#exit``...), and declaration keywords inside a proof body.
+- ``lean.attribute``: ``@[...]`` other than ``@[simp]`` on a helper.
+- ``lean.set_option``: any ``set_option`` except ``maxHeartbeats``/``maxRecDepth``/
+  ``synthInstance.maxHeartbeats``/``synthInstance.maxSize`` (so no ``debug.skipKernelTC``).
+- ``lean.meta``: the ``Lean.`` namespace (``Lean.Elab``, ``addDecl``, environment access), ``IO``.
+- ``lean.raw_string``: raw string literals ``r"..."``/``r#"..."#``, which the masker does not
+  lex the way Lean does (they could otherwise hide code from the screen).
+
+Defences, Rocq (``screen_rocq``):
+- ``rocq.hole``: ``admit``, ``Admitted``, ``give_up``, ``Abort``.
+- ``rocq.command``: a proof sentence that starts with a capitalised word (every vernacular
+  command does: ``Axiom Parameter Variable Hypothesis Conjecture Context Set Unset
+  Declare Load Redirect Drop Cd Extraction Require Import Module Section Notation
+  Instance Coercion Canonical Hint Arguments Opaque Transparent Print Time Fail
+  Register Primitive Add ...``) other than ``Proof``/``Qed``/``Defined``; outside proofs
+  only ``Lemma``-like declarations, ``Definition``, ``Fixpoint`` and ``Ltac`` may start a sentence.
+- ``rocq.banned``: the words ``bypass_check`` (kernel check bypass attribute), ``native_compute``
+  (trusts the native compiler), and these command words anywhere, even mid-sentence.
+- ``rocq.attribute``: ``#[...]`` attributes.
+- ``rocq.reserved``: identifiers starting ``__prover`` (reserved for the verifier's probes).
+
+Both: ``invisible`` (zero-width / bidi control characters), ``lookalike`` (a banned word
+spelled with Cyrillic/Greek/full-width look-alike letters: screens run again on a skeleton).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ..source import Language, mask, rocq_sentences
+from .verdict import Finding
+
+_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad\u180e]")
+_HOMOGLYPHS = str.maketrans(
+    {
+        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j",
+        "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l", "ɡ": "g", "ո": "n", "м": "m", "т": "t", "к": "k",
+        "в": "b", "н": "h", "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O",
+        "Р": "P", "С": "C", "Т": "T", "Х": "X", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k",
+        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
+        "Ο": "O", "Ρ": "P", "Τ": "T", "Χ": "X", "Υ": "Y", "ı": "i",
+    }
+)
+
+
+def skeleton(text: str) -> str:
+    """NFKC-normalised text with common Cyrillic/Greek look-alikes mapped to Latin (same length not kept)."""
+    return unicodedata.normalize("NFKC", text).translate(_HOMOGLYPHS)
+
+
+def _line(text: str, i: int, offset: int) -> int:
+    return text.count("\n", 0, i) + 1 + offset
+
+
+def _words(pattern_words: list[str], left: str) -> re.Pattern[str]:
+    alt = "|".join(sorted(map(re.escape, pattern_words), key=len, reverse=True))
+    return re.compile(rf"(?<!{left})(?:{alt})(?![\w'!?])")
+
+
+# --- Lean -----------------------------------------------------------------------------------
+
+_LEAN_HOLES = ["sorry", "sorryAx", "admit"]
+_LEAN_NATIVE = ["native_decide", "ofReduceBool", "ofReduceNat", "reduceBool", "reduceNat", "trustCompiler",
+                "implemented_by", "extern", "csimp", "native"]
+_LEAN_COMMANDS = (
+    "axiom axioms opaque instance attribute macro macro_rules syntax elab elab_rules by_elab notation infix infixl "
+    "infixr prefix postfix declare_syntax_cat import export open namespace section end universe universes variable "
+    "variables local scoped class structure inductive coinductive initialize builtin_initialize run_cmd run_tac "
+    "run_elab run_meta mutual unsafe partial meta deriving include omit addDecl addAndCompile add_decl_doc "
+    "register_tactic_tag elab_stx"
+).split()
+_LEAN_DECLS = ["theorem", "lemma", "def", "abbrev", "example", "noncomputable", "private", "protected"]
+_SAFE_OPTIONS = r"(?:maxHeartbeats|maxRecDepth|synthInstance\.maxHeartbeats|synthInstance\.maxSize)"
+
+_RE_LEAN_HOLE = _words(_LEAN_HOLES, r"[\w']")
+_RE_LEAN_NATIVE = _words(_LEAN_NATIVE, r"[\w']")
+_RE_LEAN_CMD = _words(_LEAN_COMMANDS, r"[\w'.]")
+_RE_LEAN_DECL = _words(_LEAN_DECLS, r"[\w'.]")
+_RE_LEAN_HASH = re.compile(r"#[A-Za-z_]")
+_RE_LEAN_ATTR = re.compile(r"@\[(?P<body>[^\]]*)\]")
+_RE_LEAN_SETOPT = re.compile(r"(?<![\w'.])set_option(?![\w'])(?P<rest>[^\n]*)")
+_RE_LEAN_META = re.compile(r"(?<![\w'.])(?:Lean\.|IO(?![\w'])|unsafe\w*)")
+_RE_LEAN_RAW = re.compile(r"(?<![\w'])r#*\"")
+
+
+def screen_lean(text: str, *, role: str = "proof", line_offset: int = 0) -> tuple[Finding, ...]:
+    """Screen Lean text a candidate added. ``role``: ``proof`` (a body) or ``helpers`` (declarations)."""
+    out: list[Finding] = []
+    raw = text
+    for m in _RE_LEAN_RAW.finditer(raw):
+        out.append(Finding(rule="lean.raw_string", message="raw string literal in added text", line=_line(raw, m.start(), line_offset)))
+    for m in _INVISIBLE.finditer(raw):
+        out.append(Finding(rule="invisible", message=f"invisible character U+{ord(m.group(0)):04X}", line=_line(raw, m.start(), line_offset)))
+    masked = mask(raw, "lean")
+    out += _lean_rules(masked, role, line_offset)
+    if not out:
+        sk = skeleton(masked)
+        if sk != masked:
+            for f in _lean_rules(sk, role, line_offset):
+                out.append(Finding(rule="lookalike", message=f"look-alike spelling: {f.message}", line=f.line, snippet=f.snippet))
+    return tuple(out)
+
+
+def _lean_rules(masked: str, role: str, off: int) -> list[Finding]:
+    out: list[Finding] = []
+
+    def add(rule: str, m: re.Match[str], what: str) -> None:
+        out.append(Finding(rule=rule, message=what, line=_line(masked, m.start(), off), snippet=m.group(0)[:60]))
+
+    for m in _RE_LEAN_HOLE.finditer(masked):
+        add("lean.hole", m, f"`{m.group(0)}` leaves the proof unfinished")
+    for m in _RE_LEAN_NATIVE.finditer(masked):
+        add("lean.native", m, f"`{m.group(0)}` trusts the compiler instead of the kernel")
+    for m in _RE_LEAN_CMD.finditer(masked):
+        add("lean.command", m, f"command keyword `{m.group(0)}` is not allowed in a proof or helper")
+    for m in _RE_LEAN_HASH.finditer(masked):
+        add("lean.command", m, f"`{m.group(0)}...` command is not allowed")
+    for m in _RE_LEAN_META.finditer(masked):
+        add("lean.meta", m, f"`{m.group(0)}` (metaprogramming / IO) is not allowed")
+    for m in _RE_LEAN_SETOPT.finditer(masked):
+        if not re.match(rf"\s+{_SAFE_OPTIONS}\s+\d+\s+in\b", m.group("rest")):
+            add("lean.set_option", m, "only `set_option maxHeartbeats/maxRecDepth N in` is allowed")
+    for m in _RE_LEAN_ATTR.finditer(masked):
+        if role != "helpers" or m.group("body").strip() != "simp":
+            add("lean.attribute", m, f"attribute `@[{m.group('body').strip()}]` is not allowed")
+    if role == "proof":
+        for m in _RE_LEAN_DECL.finditer(masked):
+            add("lean.command", m, f"declaration keyword `{m.group(0)}` inside a proof body")
+    return out
+
+
+# --- Rocq -----------------------------------------------------------------------------------
+
+_ROCQ_HOLES = ["admit", "Admitted", "give_up", "Abort"]
+_ROCQ_BANNED_WORDS = (
+    "bypass_check native_compute Axiom Axioms Parameter Parameters Conjecture Conjectures Hypothesis Hypotheses "
+    "Variable Variables Context Declare Load Redirect Drop Cd Extraction Extract Unset Module Section Notation "
+    "Infix Reserved Instance Canonical Coercion Hint Arguments Opaque Transparent Strategy Typeclasses Register "
+    "Primitive Require Import Export Print Assumptions Locate Program Obligation Obligations Goal Save Restart Undo "
+    "BackTo Back Reset Generalizable Universe Universes Constraint Polymorphic Monomorphic Cumulative Debug Optimize"
+).split()
+_ROCQ_DECL_HEADS = {"Lemma", "Theorem", "Fact", "Remark", "Corollary", "Proposition", "Property", "Example"}
+_ROCQ_HELPER_HEADS = _ROCQ_DECL_HEADS | {"Definition", "Fixpoint", "Ltac"}
+_ROCQ_PROOF_CAPS = {"Proof", "Qed", "Defined"}
+
+_RE_ROCQ_HOLE = _words(_ROCQ_HOLES, r"[\w'.]")
+_RE_ROCQ_BANNED = _words(_ROCQ_BANNED_WORDS, r"[\w'.]")
+_RE_ROCQ_ATTR = re.compile(r"#\[")
+_RE_ROCQ_RESERVED = re.compile(r"(?<![\w'])__prover\w*")
+_RE_SENTENCE_LEAD = re.compile(r"(?:\s|[-+*{}]|(?:\d+|all|par|\[\s*[\w']+\s*\])\s*:(?!=))*")
+
+
+def sentence_head(sentence: str) -> str:
+    """The first word of a Rocq sentence after bullets, braces and goal selectors."""
+    m = _RE_SENTENCE_LEAD.match(sentence)
+    rest = sentence[m.end() :] if m else sentence
+    w = re.match(r"[A-Za-z_][\w']*(?:\.[A-Za-z_][\w']*)*", rest)
+    return w.group(0) if w else ""
+
+
+def screen_rocq(text: str, *, role: str = "proof", line_offset: int = 0) -> tuple[Finding, ...]:
+    """Screen Rocq text a candidate added. ``role``: ``proof`` (tactics of the target) or ``helpers``."""
+    out: list[Finding] = []
+    for m in _INVISIBLE.finditer(text):
+        out.append(Finding(rule="invisible", message=f"invisible character U+{ord(m.group(0)):04X}", line=_line(text, m.start(), line_offset)))
+    masked = mask(text, "rocq")
+    out += _rocq_rules(masked, role, line_offset)
+    if not out:
+        sk = skeleton(masked)
+        if sk != masked:
+            for f in _rocq_rules(sk, role, line_offset):
+                out.append(Finding(rule="lookalike", message=f"look-alike spelling: {f.message}", line=f.line, snippet=f.snippet))
+    return tuple(out)
+
+
+def _rocq_rules(masked: str, role: str, off: int) -> list[Finding]:
+    out: list[Finding] = []
+
+    def add(rule: str, pos: int, what: str, snippet: str = "") -> None:
+        out.append(Finding(rule=rule, message=what, line=_line(masked, pos, off), snippet=snippet[:60]))
+
+    for m in _RE_ROCQ_HOLE.finditer(masked):
+        add("rocq.hole", m.start(), f"`{m.group(0)}` leaves the proof unfinished", m.group(0))
+    for m in _RE_ROCQ_BANNED.finditer(masked):
+        add("rocq.banned", m.start(), f"`{m.group(0)}` is not allowed in a proof or helper", m.group(0))
+    for m in _RE_ROCQ_ATTR.finditer(masked):
+        add("rocq.attribute", m.start(), "attributes `#[...]` are not allowed", "#[")
+    for m in _RE_ROCQ_RESERVED.finditer(masked):
+        add("rocq.reserved", m.start(), f"`{m.group(0)}` uses the verifier's reserved prefix", m.group(0))
+    in_proof = role == "proof"
+    for s, e in rocq_sentences(masked) + _trailing(masked):
+        sent = masked[s:e]
+        head = sentence_head(sent)
+        if not head:
+            continue
+        if in_proof:
+            if head in _ROCQ_PROOF_CAPS:
+                if head in ("Qed", "Defined") and role == "helpers":
+                    in_proof = False
+                continue
+            if head[0].isupper():
+                add("rocq.command", s, f"sentence `{head} ...` inside a proof is a command, not a tactic", sent.strip())
+            continue
+        # helpers, between declarations
+        if head not in _ROCQ_HELPER_HEADS:
+            add("rocq.command", s, f"only Lemma/Theorem/Definition/Fixpoint/Ltac may precede the theorem, found `{head}`", sent.strip())
+            continue
+        if head in _ROCQ_DECL_HEADS or (head in ("Definition", "Fixpoint") and not _has_body(sent)):
+            in_proof = True
+    if role == "helpers" and in_proof:
+        add("rocq.hole", len(masked), "a helper declaration is not closed with Qed./Defined.")
+    return out
+
+
+def _trailing(masked: str) -> list[tuple[int, int]]:
+    """A last sentence without a final period (so it is screened too)."""
+    sents = rocq_sentences(masked)
+    end = sents[-1][1] if sents else 0
+    rest = masked[end:]
+    if rest.strip():
+        lead = len(rest) - len(rest.lstrip())
+        return [(end + lead, len(masked))]
+    return []
+
+
+def _has_body(sentence: str) -> bool:
+    """A Definition/Fixpoint sentence that gives its body with ``:=`` (else it opens a proof)."""
+    return ":=" in sentence
+
+
+def screen(text: str, language: Language, *, role: str = "proof", line_offset: int = 0) -> tuple[Finding, ...]:
+    """Dispatch to ``screen_lean``/``screen_rocq``."""
+    if language == "lean":
+        return screen_lean(text, role=role, line_offset=line_offset)
+    return screen_rocq(text, role=role, line_offset=line_offset)
