@@ -19,7 +19,9 @@ from pydantic import BaseModel, ConfigDict
 
 from lean_tools.types import InvalidRequest, SessionTimeout
 
-from .tactics import Candidate, TacticTable
+from dataclasses import dataclass
+
+from .tactics import ROCQ_IMPORTS, Candidate, TacticTable
 
 
 class Attempt(BaseModel):
@@ -95,3 +97,23 @@ BASELINE_ROCQ = _baseline(
 )
 """The fixed comparison portfolio: 16 closing tactics, 5 s each, after ``intros``.
 ``sauto``/``hauto`` need ``From Hammer Require Import Tactics.`` in the header."""
+
+
+@dataclass(frozen=True)
+class FixedPortfolio(TacticTable):
+    """A table that proposes the same closers on every goal and no steps (search depth 0)."""
+
+    fixed: tuple[Candidate, ...] = ()
+
+    def candidates(self, goal_text: str, depth: int, *, others: int = 0, local_defs: tuple[str, ...] = ()):
+        return list(self.fixed), []
+
+
+def baseline_table() -> FixedPortfolio:
+    """The comparison portfolio as a table: use with ``SearchBudget(max_expansions=1, seconds=100)``."""
+    return FixedPortfolio(
+        language="rocq",
+        imports=ROCQ_IMPORTS + " From Hammer Require Import Tactics.",
+        intro=("intros",),
+        fixed=BASELINE_ROCQ,
+    )

@@ -176,6 +176,10 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
     add("congruence", 1)
     if not g.hyps or d.closed or depth == 0:
         add("vm_compute; reflexivity", 2, tag="vm_compute")
+    if d.real and _nonlinear(g):
+        add("psatz R 2", 2, tag="psatz")
+    if (d.natural or d.integer) and _nonlinear(g) and not d.real:
+        add("psatz Z 2", 2, tag="psatz-Z")
     if d.real:
         hints = _square_hints(g)
         if hints:
@@ -187,6 +191,11 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
     if d.natural or d.integer:
         add("simpl in *; nia", 2, tag="simpl-nia")
     return c
+
+
+def _nonlinear(g: GoalInfo) -> bool:
+    """A product of two non-numeral factors or a power appears: worth an SOS/psatz call."""
+    return bool(re.search(r"\^|[A-Za-z_)]\s*\*\s*[A-Za-z_(]", g.all_text))
 
 
 def _square_hints(g: GoalInfo) -> list[str]:

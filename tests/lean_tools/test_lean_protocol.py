@@ -103,7 +103,11 @@ def test_version_drift_table():
     for v in VERSION_DIRS:
         sorry_warnings = [m["data"] for m in messages(v) if P.is_sorry_warning(m["data"])]
         assert sorry_warnings, v
-        assert all(P.is_sorry_warning(P.Message.model_validate(m)) for m in messages(v) if "sorry" in m["data"] and "declaration uses" in m["data"])
+        assert all(
+            P.is_sorry_warning(P.Message.model_validate(m))
+            for m in messages(v)
+            if "sorry" in m["data"] and "declaration uses" in m["data"]
+        )
         status = [b["proofStatus"] for b in all_blocks(v) if "proofStatus" in b]
         used = [t for b in all_blocks(v) for t in b.get("tactics", []) if "usedConstants" in t]
         assert bool(status) == (v in ("v4.19", "v4.33")), v
@@ -203,7 +207,9 @@ def test_request_wire_format():
     assert json.loads(wire) == {"cmd": "theorem t : 𝔽 := by\n\n  sorry", "env": 0, "allTactics": True}
     assert P.Tactic(tactic="simp", proof_state=3).to_json_dict() == {"tactic": "simp", "proofState": 3}
     assert P.PickleEnv(pickle_to="a.olean", env=1).to_json_dict() == {"pickleTo": "a.olean", "env": 1}
-    assert P.UnpickleProofState(unpickle_proof_state_from="a.olean").to_json_dict() == {"unpickleProofStateFrom": "a.olean"}
+    assert P.UnpickleProofState(unpickle_proof_state_from="a.olean").to_json_dict() == {
+        "unpickleProofStateFrom": "a.olean"
+    }
 
 
 def test_request_validation():

@@ -1,0 +1,7 @@
+"""``python -m benchmarks`` = ``prover-bench``."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,233 @@
+"""The agentic lemma prover: a multi-turn model conversation with tools, for one lemma.
+
+Each turn the model answers with tool calls (OpenAI function calls, or ``<tool_call>``
+blocks) or text. Tools: ``check_proof`` (success ends the conversation), ``show_goals``,
+``search_library``, ``run_automation`` (``prover.search``), ``python`` (sandboxed
+subprocess), ``split_lemma`` (sub-lemmas proved recursively through ``prove_sub``, bounded
+by ``split_depth``), ``give_up``. A reply with a code block but no tool call is checked as
+a proof. Model failures are data: a malformed call gets an error message back and the
+conversation goes on; three model errors in a row end it. The result is a ``LemmaResult``;
+it is tentative until the assembled file passes the soundness verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Callable
+
+from . import prompts, tools
+from .chat import call_model
+from .lang import spec
+from .llm.base import ChatMessage, ChatModel, ToolCall
+from .records import LemmaGoal, LemmaResult, LemmaSpec
+
+MAX_MODEL_ERRORS = 3
+
+
+def render_helpers(language: str, helpers: tuple[LemmaSpec, ...]) -> str:
+    lang = spec(language)
+    return "\n".join(lang.render(h.declaration, h.proof or "") for h in helpers)
+
+
+class LemmaAgent:
+    def __init__(
+        self,
+        goal: LemmaGoal,
+        ws,
+        llm: ChatModel,
+        *,
+        prove_sub: Callable[[LemmaGoal], LemmaResult],
+        make_goal: Callable[..., LemmaGoal],
+        notes: str = "",
+    ):
+        self.goal = goal
+        self.ws = ws
+        self.llm = llm
+        self.cfg = ws.config
+        self.trace = ws.trace
+        self.budget = ws.budget
+        self.prove_sub = prove_sub
+        self.make_goal = make_goal
+        self.notes = notes
+        self.lang = spec(goal.language)
+        self.attempts = 0
+        self.t0 = time.monotonic()
+
+    # --- helpers -----------------------------------------------------------------------------
+    def _emit(self, kind: str, **data) -> None:
+        self.trace.emit(kind, problem=self.goal.problem, lemma=self.goal.name, **data)
+
+    def _result(self, proved: bool, *, proof: str | None = None, reason: str = "", sublemmas: tuple[LemmaSpec, ...] = ()) -> LemmaResult:
+        return LemmaResult(
+            name=self.goal.name,
+            proved=proved,
+            proof=proof,
+            source="split" if sublemmas else "agent",
+            reason=reason,
+            attempts=self.attempts,
+            sublemmas=sublemmas,
+            wall_s=round(time.monotonic() - self.t0, 3),
+        )
+
+    def _check(self, proof: str) -> tuple[str, LemmaResult | None]:
+        self.attempts += 1
+        if self.lang.has_hole(proof):
+            return "rejected: the proof contains a hole (sorry/admit/Admitted); give a complete proof", None
+        res = self.ws.check_decl(self.goal.context, self.goal.declaration, proof)
+        self._emit("attempt", source="agent", ok=res.complete, errors=list(res.errors[:3]), proof=proof[:2000])
+        if res.complete:
+            return "OK: the lemma is proved.", self._result(True, proof=proof)
+        return res.feedback(), None
+
+    # --- tools ---------------------------------------------------------------------------
+    def _tool(self, call: ToolCall) -> tuple[str, LemmaResult | None]:
+        args = call.arguments or {}
+        name = call.name
+        if name == "check_proof":
+            proof = args.get("proof")
+            if not isinstance(proof, str) or not proof.strip():
+                return "error: check_proof needs a non-empty string argument `proof`", None
+            return self._check(proof)
+        if name == "show_goals":
+            res = self.ws.goals_after(self.goal.context, self.goal.declaration, str(args.get("tactics") or ""))
+            if res.errors:
+                return res.feedback(), None
+            return ("Goals:\n" + "\n\n".join(res.goals)) if res.goals else "No goals left: the tactics close the lemma (send them to check_proof).", None
+        if name == "search_library":
+            return self.ws.search_library(str(args.get("query") or ""), self.goal.context, self.goal.declaration), None
+        if name == "run_automation":
+            try:
+                seconds = float(args.get("seconds") or self.cfg.search.lemma_timeout_s)
+            except (TypeError, ValueError):
+                seconds = self.cfg.search.lemma_timeout_s
+            seconds = min(max(seconds, 1.0), self.cfg.search.timeout_s)
+            out = self.ws.run_search(_join(self.goal.context, self.goal.declaration), seconds, label=self.goal.name)
+            self.attempts += 1
+            if out.proved and out.proof:
+                res = self.ws.check_decl(self.goal.context, self.goal.declaration, out.proof)
+                if res.complete:
+                    return "OK: automation proved the lemma.", LemmaResult(
+                        name=self.goal.name, proved=True, proof=out.proof, source="automation", attempts=self.attempts, wall_s=round(time.monotonic() - self.t0, 3)
+                    )
+            return f"automation did not prove it ({out.reason})", None
+        if name == "python":
+            code = args.get("code")
+            if not isinstance(code, str) or not code.strip():
+                return "error: python needs a string argument `code`", None
+            return self.ws.run_python(code), None
+        if name == "split_lemma":
+            return self._split(args)
+        if name == "give_up":
+            return "ok", self._result(False, reason="gave up: " + str(args.get("reason") or "")[:300])
+        return f"error: unknown tool {name!r}; available: {', '.join(t.name for t in tools.ALL)}", None
+
+    def _split(self, args: dict) -> tuple[str, LemmaResult | None]:
+        goal = self.goal
+        if goal.depth + 1 > self.cfg.prover.split_depth:
+            return f"error: split depth limit ({self.cfg.prover.split_depth}) reached; prove this lemma directly", None
+        decls = args.get("lemmas")
+        proof = args.get("proof")
+        if not isinstance(decls, list) or not decls or not all(isinstance(d, str) for d in decls) or not isinstance(proof, str):
+            return "error: split_lemma needs `lemmas` (a list of declaration strings) and `proof` (a string)", None
+        parsed = []
+        for d in decls:
+            found = self.lang.declarations(d if self.lang.language == "rocq" else d.rstrip() + " := by sorry")
+            if len(found) != 1:
+                return f"error: not one lemma declaration: {d[:200]!r}", None
+            parsed.append(found[0])
+        names = [p.name for p in parsed]
+        if len(set(names)) != len(names) or goal.name in names:
+            return "error: sub-lemma names must be distinct and differ from the current lemma", None
+        holes = "\n".join(self.lang.render_hole(p.declaration) for p in parsed)
+        self.attempts += 1
+        res = self.ws.check_decl(_join(goal.context, holes), goal.declaration, proof)
+        self._emit("split", ok=res.complete, sublemmas=names, errors=list(res.errors[:3]))
+        if not res.complete:
+            return "The proof does not compile with those sub-lemmas:\n" + res.feedback(), None
+        helpers: list[LemmaSpec] = []
+        context = goal.context
+        failed = []
+        for p in parsed:
+            sub = self.make_goal(p.name, p.declaration.strip(), context, depth=goal.depth + 1, parent=goal.name)
+            r = self.prove_sub(sub)
+            if not r.proved:
+                failed.append(f"{p.name}: {r.reason}")
+                context = _join(context, self.lang.render_hole(p.declaration))
+                continue
+            helpers.extend(r.sublemmas)
+            spec_ = LemmaSpec(name=p.name, declaration=p.declaration.strip(), proof=r.proof, depth=goal.depth + 1, parent=goal.name)
+            helpers.append(spec_)
+            context = _join(context, _join(render_helpers(goal.language, r.sublemmas), self.lang.render(p.declaration, r.proof or "")))
+        if failed:
+            return "These sub-lemmas could not be proved:\n" + "\n".join(failed), None
+        final = self.ws.check_decl(context, goal.declaration, proof)
+        if not final.complete:
+            return "The sub-lemmas are proved but the combined proof fails:\n" + final.feedback(), None
+        return "OK: all sub-lemmas proved; the lemma is proved.", self._result(True, proof=proof, sublemmas=tuple(helpers))
+
+    # --- the conversation -----------------------------------------------------------------
+    def run(self) -> LemmaResult:
+        values = prompts.language_values(self.goal.language)
+        system = prompts.render("agent_system", **values)
+        user = prompts.render(
+            "agent_task",
+            declaration=self.goal.declaration,
+            context=(self.ws.env_header + "\n" + self.goal.context).strip() or "(nothing)",
+            notes=self.notes,
+            **values,
+        )
+        messages = [ChatMessage(role="system", content=system), ChatMessage(role="user", content=user)]
+        model_errors = 0
+        last = "no turns taken"
+        for turn in range(self.cfg.prover.agent_turns):
+            resp = call_model(
+                self.llm, messages, budget=self.budget, trace=self.trace, problem=self.goal.problem, stage="agent", lemma=self.goal.name, tools=tools.ALL
+            )
+            if not resp.ok:
+                model_errors += 1
+                last = f"model error: {resp.error}"
+                if model_errors >= MAX_MODEL_ERRORS:
+                    return self._result(False, reason=f"{MAX_MODEL_ERRORS} model errors in a row; last: {resp.error}")
+                continue
+            model_errors = 0
+            messages.append(resp.as_message())
+            if not resp.tool_calls:
+                code = self.lang.extract_code(resp.text)
+                if code is None:
+                    last = "answered without a tool call or proof"
+                    note = "Use the tools: check_proof with a complete proof, or give_up."
+                    if resp.finish_reason == "length":
+                        note = "Your answer was cut off (token limit). Be shorter. " + note
+                    messages.append(ChatMessage(role="user", content=note))
+                    continue
+                text, done = self._check(_strip_decl(code, self.goal.declaration, self.lang))
+                if done is not None:
+                    return done
+                last = text
+                messages.append(ChatMessage(role="user", content=text))
+                continue
+            for call in resp.tool_calls:
+                if call.error is not None:
+                    text, done = f"error: your call to {call.name or '?'} could not be read: {call.error}. Send it again with valid JSON arguments.", None
+                else:
+                    text, done = self._tool(call)
+                self._emit("tool", tool=call.name, ok=call.error is None, result=text[:1000])
+                messages.append(ChatMessage(role="tool", content=text, tool_call_id=call.id, name=call.name or "unknown"))
+                if done is not None:
+                    return done
+                last = text
+        return self._result(False, reason=f"no proof after {self.cfg.prover.agent_turns} turns; last: {last[:300]}")
+
+
+def _join(a: str, b: str) -> str:
+    a, b = a.strip("\n"), b.strip("\n")
+    return f"{a}\n\n{b}" if a and b else (a or b)
+
+
+def _strip_decl(code: str, declaration: str, lang) -> str:
+    """If the model repeated the declaration around its proof, keep only the proof body."""
+    decls = lang.declarations(code)
+    if decls:
+        return decls[-1].proof
+    return code

@@ -1,0 +1,50 @@
+"""Library entry points.
+
+``load_problem(path, theorem=None) -> Problem`` reads a ``.v``/``.lean`` file (raises
+``prover.errors.BadProblem`` for bad input).
+
+``prove(problem, config, *, trace=None, pool=None, llm=None, cancel=None) -> ProofResult``
+runs the pipeline: with no model configured (``config.model.type == "none"``) the built-in
+search (``prover.search``); otherwise informal proof -> sketch -> parallel lemma agents ->
+assembly. ``proved`` is true only when ``lean_tools.soundness.verify`` accepted the file.
+Raises ``BadProblem`` when the statement does not compile, ``NotInstalled`` when the proof
+assistant is missing; everything else (budget stops, model failures, failed lemmas) is in
+the result. ``trace`` is a ``prover.trace.Trace`` or a path (JSONL); ``pool`` a
+``lean_tools.pool.SessionPool`` shared across problems (one is made and closed otherwise);
+``llm`` overrides the configured model (tests pass a ``ScriptedLLM``); ``cancel`` is a
+``threading.Event`` that stops the run as if by Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from .config import ProverConfig
+from .problem import load_problem
+from .records import Problem, ProofResult
+
+
+def prove(
+    problem: Problem,
+    config: ProverConfig,
+    *,
+    trace: Any = None,
+    pool: Any = None,
+    llm: Any = None,
+    cancel: threading.Event | None = None,
+) -> ProofResult:
+    from .orchestrator import Orchestrator
+    from .trace import Trace
+
+    own_trace = not isinstance(trace, Trace)
+    tr = trace if isinstance(trace, Trace) else Trace(Path(trace) if trace is not None else None)
+    try:
+        return Orchestrator(problem, config, trace=tr, pool=pool, llm=llm, cancel=cancel).run()
+    finally:
+        if own_trace:
+            tr.close()
+
+
+__all__ = ["load_problem", "prove", "Problem", "ProofResult", "ProverConfig"]

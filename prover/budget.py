@@ -1,0 +1,86 @@
+"""Budget accounting for one problem: wall time, LLM tokens, proof-assistant CPU-seconds,
+attempts, LLM calls. Thread-safe counters; ``check()`` raises ``BudgetExceeded`` (or
+``Interrupted`` after ``cancel()``) so workers stop at their next step; the orchestrator
+turns that into ``ProofResult.stopped_by``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from .config import BudgetConfig
+from .errors import BudgetExceeded, Interrupted
+from .records import Spent
+
+
+class Budget:
+    def __init__(self, limits: BudgetConfig, *, cancel: threading.Event | None = None):
+        self.limits = limits
+        self.t0 = time.monotonic()
+        self.cancel_event = cancel or threading.Event()
+        self._lock = threading.Lock()
+        self.tokens_in = 0
+        self.tokens_out = 0
+        self.checker_cpu_s = 0.0
+        self.attempts = 0
+        self.llm_calls = 0
+        self.stopped_by: str | None = None
+
+    # --- charging ------------------------------------------------------------------------
+    def charge_llm(self, tokens_in: int, tokens_out: int) -> None:
+        with self._lock:
+            self.llm_calls += 1
+            self.tokens_in += tokens_in
+            self.tokens_out += tokens_out
+
+    def charge_check(self, cpu_s: float, *, attempt: bool = True) -> None:
+        with self._lock:
+            self.checker_cpu_s += max(0.0, cpu_s)
+            if attempt:
+                self.attempts += 1
+
+    # --- limits --------------------------------------------------------------------------
+    @property
+    def wall_s(self) -> float:
+        return time.monotonic() - self.t0
+
+    def remaining_wall(self) -> float:
+        return max(0.0, self.limits.wall_s - self.wall_s)
+
+    def exceeded(self) -> str | None:
+        if self.cancel_event.is_set():
+            return "interrupt"
+        if self.wall_s >= self.limits.wall_s:
+            return "wall_s"
+        if self.tokens_in + self.tokens_out >= self.limits.tokens:
+            return "tokens"
+        if self.checker_cpu_s >= self.limits.checker_cpu_s:
+            return "checker_cpu_s"
+        if self.attempts >= self.limits.attempts:
+            return "attempts"
+        return None
+
+    def check(self) -> None:
+        which = self.exceeded()
+        if which is None:
+            return
+        with self._lock:
+            self.stopped_by = self.stopped_by or which
+        if which == "interrupt":
+            raise Interrupted()
+        raise BudgetExceeded(which)
+
+    def cancel(self) -> None:
+        self.cancel_event.set()
+
+    def spent(self) -> Spent:
+        with self._lock:
+            return Spent(
+                wall_s=round(self.wall_s, 3),
+                tokens_in=self.tokens_in,
+                tokens_out=self.tokens_out,
+                checker_cpu_s=round(self.checker_cpu_s, 3),
+                attempts=self.attempts,
+                llm_calls=self.llm_calls,
+            )

@@ -1,0 +1,90 @@
+"""``prover-check PROBLEM CANDIDATE [--theorem NAME] [--timeout S] [--json] [--static-only]``
+
+Exit codes: 0 = CANDIDATE proves PROBLEM's theorem (accepted by the proof assistant after
+the soundness checks); 1 = it does not (the reason on one line); 2 = bad input (missing or
+unreadable file, unknown suffix, problem file that cannot be parsed) or the proof assistant
+is missing (the message says how to install it). The language comes from the suffix:
+``.lean`` -> Lean 4, ``.v`` -> Rocq. A candidate that cannot be parsed is a rejection (1).
+Static screens run before the proof assistant, so a cheat gets exit 1 even without one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+SUFFIXES = {".lean": "lean", ".v": "rocq"}
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="prover-check", description="Check that CANDIDATE proves PROBLEM's theorem.")
+    p.add_argument("problem", help="problem file (.lean or .v), the theorem ending in sorry/Admitted")
+    p.add_argument("candidate", help="candidate file: the problem with the proof filled in (same language)")
+    p.add_argument("--theorem", default=None, help="theorem name (default: the problem's last unproved theorem)")
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds per proof-assistant run (default 120)")
+    p.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
+    p.add_argument("--static-only", action="store_true", help="run only the static checks (never exits 0)")
+    return p
+
+
+def _bad_input(msg: str) -> int:
+    print(f"prover-check: error: {msg}", file=sys.stderr)
+    return 2
+
+
+def _read(path: str, what: str) -> str | None:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot read {what} {path}: {e.__class__.__name__}") from e
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as e:  # argparse already printed a one-line usage error
+        return 2 if e.code else 0
+    langs = {SUFFIXES.get(Path(f).suffix) for f in (args.problem, args.candidate)}
+    for f in (args.problem, args.candidate):
+        if Path(f).suffix not in SUFFIXES:
+            return _bad_input(f"unknown language suffix of {f!r} (expected .lean or .v)")
+    if len(langs) != 1:
+        return _bad_input("PROBLEM and CANDIDATE must be in the same language")
+    language = langs.pop()
+    try:
+        problem = _read(args.problem, "problem")
+        candidate = _read(args.candidate, "candidate")
+    except ValueError as e:
+        return _bad_input(str(e))
+    if problem is None:
+        return _bad_input(f"problem file not found: {args.problem}")
+    if candidate is None:
+        return _bad_input(f"candidate file not found: {args.candidate}")
+    if args.timeout <= 0:
+        return _bad_input("--timeout must be positive")
+
+    from lean_tools.soundness import BadProblem, verify
+    from lean_tools.types import NotInstalled, ProofAssistantError
+
+    try:
+        verdict = verify(problem, candidate, language, theorem=args.theorem, timeout=args.timeout, static_only=args.static_only)
+    except BadProblem as e:
+        return _bad_input(str(e))
+    except NotInstalled as e:
+        return _bad_input(f"the static checks passed, but {e}")
+    except ProofAssistantError as e:
+        return _bad_input(f"proof assistant failure: {' '.join(str(e).split())[:300]}")
+    if args.json:
+        print(json.dumps(verdict.model_dump(mode="json"), ensure_ascii=False))
+    else:
+        status = "ACCEPTED" if verdict.accepted else "REJECTED"
+        print(f"{status} {verdict.theorem}: {verdict.reason}")
+    return 0 if verdict.accepted else 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,319 @@
+"""The pipeline for one problem.
+
+Default mode (no model): statement check -> built-in search (``prover.search``) on the whole
+theorem -> soundness verdict.
+
+Agent mode: statement check -> (optional) built-in search on the whole theorem -> informal
+proof -> up to ``sketch_rounds`` rounds of: sketch (checked, repaired from errors) -> the
+lemmas the theorem needs, proved in parallel (``workers`` threads; dependencies first; each
+lemma: cache, the sketch's own proof, the portfolio, then an agent) -> assembly -> verdict.
+Lemmas that fail go back to the sketch stage as feedback for a different decomposition.
+
+Budgets (wall, tokens, checker CPU, attempts) are checked before every step; a stop or a
+Ctrl-C (``KeyboardInterrupt`` in the calling thread, or the ``cancel`` event) ends the run
+with ``stopped_by`` set, a final ``end`` trace event, and every proof-assistant process of
+a pool this run created killed.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+
+from lean_tools.types import NotInstalled
+
+from .agent import LemmaAgent, _join, render_helpers
+from .budget import Budget
+from .cache import LemmaCache, lemma_key
+from .config import ProverConfig
+from .errors import BadProblem, BudgetExceeded
+from .informal import informal_proof
+from .problem import render_candidate
+from .records import LemmaGoal, LemmaResult, LemmaSpec, Problem, ProofResult, Sketch, VerdictRecord
+from .trace import Trace
+from .workspace import Workspace
+
+
+class Orchestrator:
+    def __init__(self, problem: Problem, config: ProverConfig, *, trace: Trace, pool=None, llm=None, cancel: threading.Event | None = None, cache: LemmaCache | None = None):
+        self.problem = problem
+        self.config = config
+        self.trace = trace
+        self._own_pool = pool is None
+        if pool is None:
+            from lean_tools.pool import SessionPool
+
+            pool = SessionPool(max_sessions=max(2, config.prover.workers + 1))
+        self.pool = pool
+        if llm is None and config.uses_model:
+            from .llm import make_llm
+
+            llm = make_llm(config)
+        self.llm = llm
+        self.budget = Budget(config.budget, cancel=cancel)
+        self.ws = Workspace(problem, config, self.budget, trace, pool)
+        self.cache = cache if cache is not None else LemmaCache(config.prover.cache_path)
+        self.lemma_results: dict[str, LemmaResult] = {}
+        self._results_lock = threading.Lock()
+
+    # --- entry ---------------------------------------------------------------------------
+    def run(self) -> ProofResult:
+        p = self.problem
+        mode = "agent" if self.llm is not None else "default"
+        self.trace.emit("start", problem=p.name, language=p.language, theorem=p.theorem_name, mode=mode, config=self.config.summary(), model=getattr(self.llm, "name", ""))
+        result: ProofResult | None = None
+        reason = ""
+        try:
+            err = self.ws.statement_error()
+            if err is not None:
+                raise BadProblem(f"{p.path or p.name}: the statement of {p.theorem_name} does not compile: {err}")
+            result = self._run_default() if self.llm is None else self._run_agent()
+        except BudgetExceeded as e:
+            reason = f"stopped: {e.which} budget spent" if e.which != "interrupt" else "interrupted"
+            self.budget.stopped_by = self.budget.stopped_by or e.which
+        except KeyboardInterrupt:
+            self.budget.cancel()
+            self.budget.stopped_by = "interrupt"
+            reason = "interrupted"
+        except (BadProblem, NotInstalled) as e:
+            self.trace.emit("end", problem=p.name, proved=False, reason=str(e), spent=self.budget.spent())
+            self._close()
+            raise
+        finally:
+            if result is None and not reason:
+                self._close()
+        if result is None:
+            result = self._result(False, reason=reason, mode=mode)
+        self.trace.emit("end", problem=p.name, proved=result.proved, reason=result.reason, stopped_by=result.stopped_by, spent=result.spent)
+        self._close()
+        return result
+
+    def _close(self) -> None:
+        if self._own_pool:
+            self.pool.close()
+
+    def _result(self, proved: bool, *, reason: str, mode: str, text: str | None = None, verdict: VerdictRecord | None = None) -> ProofResult:
+        with self._results_lock:
+            lemmas = tuple(self.lemma_results.values())
+        return ProofResult(
+            problem=self.problem.name,
+            language=self.problem.language,
+            proved=proved,
+            proof_text=text if proved else None,
+            reason=reason,
+            spent=self.budget.spent(),
+            lemmas=lemmas,
+            verdict=verdict,
+            mode=mode,  # type: ignore[arg-type]
+            model=getattr(self.llm, "name", "") if self.llm is not None else "",
+            stopped_by=self.budget.stopped_by,
+        )
+
+    def _accept(self, proof: str, lemmas_text: str, mode: str, how: str) -> ProofResult | None:
+        """Assemble and ask the soundness verdict. A proof that opens with import sentences
+        (the built-in search adds its tactic libraries) is tried without them first: the
+        verdict accepts no imports beyond the problem's own."""
+        variants = [proof]
+        stripped = _strip_imports(proof)
+        if stripped != proof and stripped.strip():
+            variants.insert(0, stripped)
+        for variant in variants:
+            candidate = render_candidate(self.problem, variant, lemmas_text)
+            verdict = self.ws.verify(candidate)
+            self.trace.emit("verdict", problem=self.problem.name, accepted=verdict.accepted, reason=verdict.reason, how=how)
+            if verdict.accepted:
+                return self._result(True, reason=f"proved ({how})", mode=mode, text=candidate, verdict=verdict)
+            self._last_rejection = verdict
+        return None
+
+    # --- default mode ----------------------------------------------------------------------
+    def _direct_search(self, mode: str) -> ProofResult | None:
+        seconds = min(self.config.search.timeout_s, self.budget.remaining_wall())
+        out = self.ws.run_search(self.problem.declaration, seconds, label=self.problem.theorem_name)
+        if out.proved and out.proof:
+            return self._accept(out.proof, "", mode, "built-in search")
+        self._search_reason = out.reason
+        return None
+
+    def _run_default(self) -> ProofResult:
+        self._last_rejection = None
+        self._search_reason = ""
+        found = self._direct_search("default")
+        if found is not None:
+            return found
+        why = f"rejected by the soundness check: {self._last_rejection.reason}" if self._last_rejection else f"built-in search found no proof ({self._search_reason})"
+        return self._result(False, reason=why, mode="default", verdict=self._last_rejection)
+
+    # --- agent mode ------------------------------------------------------------------------
+    def _run_agent(self) -> ProofResult:
+        p, cfg = self.problem, self.config
+        self._last_rejection = None
+        self._search_reason = ""
+        if cfg.prover.direct_search_first:
+            found = self._direct_search("agent")
+            if found is not None:
+                return found
+        informal = informal_proof(p, self.llm, enabled=cfg.prover.informal, budget=self.budget, trace=self.trace)
+        self.trace.emit("informal", problem=p.name, source=informal.source, text=informal.text[:4000])
+        from sketch.stage import make_sketch
+
+        failed_notes: list[str] = []
+        last_reason = "no sketch compiled"
+        for rnd in range(cfg.prover.sketch_rounds):
+            sk = make_sketch(p, informal.text, self.llm, self.ws, cfg, self.trace, self.budget, round=rnd, failed=tuple(failed_notes[-8:]))
+            if not sk.checked:
+                last_reason = f"sketch did not compile: {sk.errors[0] if sk.errors else '?'}"
+                failed_notes.append(f"(round {rnd}: the sketch itself did not compile: {last_reason[:200]})")
+                continue
+            results = self._prove_lemmas(sk)
+            failed = [r for r in results.values() if not r.proved]
+            if failed:
+                last_reason = "lemmas not proved: " + ", ".join(r.name for r in failed)
+                decl = {lem.name: lem.declaration for lem in sk.lemmas}
+                failed_notes.extend(f"{decl.get(r.name, r.name)}  ({r.reason[:160]})" for r in failed)
+                self.trace.emit("round", problem=p.name, round=rnd, proved=False, failed=[r.name for r in failed])
+                continue
+            text = self._assemble(sk, results)
+            found = self._accept(sk.main_proof, text, "agent", f"sketch round {rnd} with {len(sk.lemmas)} lemmas")
+            if found is not None:
+                return found
+            last_reason = f"rejected by the soundness check: {self._last_rejection.reason}"
+            failed_notes.append(f"(round {rnd}: the assembled proof was rejected: {self._last_rejection.reason[:200]})")
+        return self._result(False, reason=last_reason, mode="agent", verdict=self._last_rejection)
+
+    def _assemble(self, sk: Sketch, results: dict[str, LemmaResult]) -> str:
+        parts = []
+        for lem in sk.lemmas:
+            r = results[lem.name]
+            parts.append(render_helpers(self.problem.language, r.sublemmas))
+            parts.append(self.ws.lang.render(lem.declaration, r.proof or ""))
+        return "\n".join(x for x in parts if x.strip())
+
+    # --- lemmas ------------------------------------------------------------------------------
+    def make_goal(self, name: str, declaration: str, context: str, *, depth: int = 0, parent: str | None = None) -> LemmaGoal:
+        p = self.problem
+        return LemmaGoal(
+            problem=p.name,
+            name=name,
+            language=p.language,
+            header=p.header,
+            context=context,
+            declaration=declaration,
+            depth=depth,
+            parent=parent,
+            key=lemma_key(p.language, self.ws.env_header, declaration, name),
+        )
+
+    def _prove_lemmas(self, sk: Sketch) -> dict[str, LemmaResult]:
+        """Prove the sketch's lemmas in parallel, dependencies first. Each lemma is checked with
+        its dependencies as holes, so independent lemmas run at once; once one fails, no new
+        lemma is started (the round is lost; proved ones stay in the cache)."""
+        lang = self.ws.lang
+        by_name = {lem.name: lem for lem in sk.lemmas}
+        deps = {lem.name: {b for a, b in sk.edges if a == lem.name and b in by_name} for lem in sk.lemmas}
+
+        def context_for(name: str) -> str:
+            # Every earlier lemma of the sketch as a hole: keeps the sketch's order valid.
+            order = [lem.name for lem in sk.lemmas]
+            earlier = order[: order.index(name)]
+            return "\n".join(lang.render_hole(by_name[n].declaration) for n in earlier)
+
+        results: dict[str, LemmaResult] = {}
+        pending = [lem.name for lem in sk.lemmas]
+        running: dict[Future, str] = {}
+        failed = False
+        workers = max(1, self.config.prover.workers)
+        ex = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="lemma")
+        try:
+            while pending or running:
+                self.budget.check()
+                ready = sorted(pending, key=lambda n: (len(deps[n] - set(results)), pending.index(n)))
+                while ready and len(running) < workers and not failed:
+                    n = ready.pop(0)
+                    pending.remove(n)
+                    lem = by_name[n]
+                    goal = self.make_goal(n, lem.declaration, context_for(n))
+                    self.trace.emit("lemma_start", problem=self.problem.name, lemma=n, depth=0)
+                    running[ex.submit(self.prove_lemma, goal, lem.proof)] = n
+                if failed and not running:
+                    break
+                if not running:
+                    break
+                done, _ = wait(list(running), timeout=0.5, return_when=FIRST_COMPLETED)
+                for f in done:
+                    n = running.pop(f)
+                    r = f.result()  # BudgetExceeded propagates from here
+                    results[n] = r
+                    if not r.proved:
+                        failed = True
+        except BaseException:
+            self.budget.cancel()  # the other workers stop at their next step
+            ex.shutdown(wait=False, cancel_futures=True)
+            _wait_quietly(list(running), 15.0)
+            raise
+        ex.shutdown(wait=True, cancel_futures=True)
+        for n in pending:
+            results[n] = LemmaResult(name=n, proved=False, reason="not started: another lemma of this sketch failed")
+        return results
+
+    def _record(self, r: LemmaResult, depth: int) -> LemmaResult:
+        with self._results_lock:
+            self.lemma_results[r.name] = r
+        self.trace.emit("lemma", problem=self.problem.name, lemma=r.name, proved=r.proved, source=r.source, reason=r.reason, attempts=r.attempts, depth=depth, proof=(r.proof or "")[:2000])
+        return r
+
+    def prove_lemma(self, goal: LemmaGoal, sketch_proof: str | None = None) -> LemmaResult:
+        """cache -> the sketch's proof -> portfolio -> agent. Thread-safe."""
+        t0 = time.monotonic()
+        lang = self.ws.lang
+        hit = self.cache.get(goal.key)
+        if hit is not None:
+            proof, helpers = hit
+            ctx = _join(goal.context, render_helpers(goal.language, helpers))
+            res = self.ws.check_decl(ctx, goal.declaration, proof)
+            self.trace.emit("cache", problem=goal.problem, lemma=goal.name, hit=True, reused=res.complete)
+            if res.complete:
+                return self._record(LemmaResult(name=goal.name, proved=True, proof=proof, source="cache", attempts=1, sublemmas=helpers, wall_s=round(time.monotonic() - t0, 3)), goal.depth)
+        attempts = 0
+        notes = []
+        if sketch_proof and not lang.has_hole(sketch_proof):
+            attempts += 1
+            res = self.ws.check_decl(goal.context, goal.declaration, sketch_proof)
+            self.trace.emit("attempt", problem=goal.problem, lemma=goal.name, source="sketch", ok=res.complete, errors=list(res.errors[:3]))
+            if res.complete:
+                return self._store(goal, LemmaResult(name=goal.name, proved=True, proof=sketch_proof, source="sketch", attempts=attempts, wall_s=round(time.monotonic() - t0, 3)))
+            notes.append("The sketch's own proof failed:\n" + res.feedback(800))
+        if self.config.prover.automation_first:
+            attempts += 1
+            out = self.ws.run_search(_join(goal.context, goal.declaration), self.config.search.lemma_timeout_s, label=goal.name)
+            if out.proved and out.proof:
+                res = self.ws.check_decl(goal.context, goal.declaration, out.proof)
+                if res.complete:
+                    return self._store(goal, LemmaResult(name=goal.name, proved=True, proof=out.proof, source="automation", attempts=attempts, wall_s=round(time.monotonic() - t0, 3)))
+            notes.append(f"The built-in automation did not prove it ({out.reason}).")
+        if self.llm is None:
+            return self._record(LemmaResult(name=goal.name, proved=False, reason="automation failed and no model is configured", attempts=attempts), goal.depth)
+        agent = LemmaAgent(goal, self.ws, self.llm, prove_sub=self.prove_lemma, make_goal=self.make_goal, notes="\n".join(notes))
+        r = agent.run()
+        r = r.model_copy(update={"attempts": r.attempts + attempts, "wall_s": round(time.monotonic() - t0, 3)})
+        return self._store(goal, r) if r.proved else self._record(r, goal.depth)
+
+    def _store(self, goal: LemmaGoal, r: LemmaResult) -> LemmaResult:
+        if r.proved and r.proof is not None:
+            self.cache.put(goal.key, language=goal.language, name=goal.name, declaration=goal.declaration, proof=r.proof, helpers=r.sublemmas, problem=goal.problem)
+        return self._record(r, goal.depth)
+
+
+def _strip_imports(proof: str) -> str:
+    import re
+
+    return re.sub(r"\A(?:\s*(?:From\s+\S+\s+)?Require\s+(?:Import\s+|Export\s+)?[^.]*\.\s*)+", "", proof)
+
+
+def _wait_quietly(futures: list[Future], timeout: float) -> None:
+    if futures:
+        wait(futures, timeout=timeout)
+
+
+__all__ = ["Orchestrator", "LemmaSpec"]

@@ -1,0 +1,211 @@
+"""Proof-assistant access for one problem: checks, goals, library search, built-in search,
+the Python tool and the final verdict, all charged to the run's budget.
+
+Every check runs in a pooled session whose header is the problem's imports plus its
+preamble, so a fragment is just (context lemmas) + (one declaration with a proof).
+Proof-assistant answers come back as ``CheckResult`` values: a timeout, a crash or a refused
+request is a failed check with its reason, never an exception. Only ``NotInstalled`` (and
+budget stops, ``BudgetExceeded``) propagate.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lean_tools import sandbox
+from lean_tools.types import InvalidRequest, NotInstalled, ProofAssistantError, SessionTimeout
+
+from .budget import Budget
+from .config import ProverConfig
+from .lang import spec
+from .records import Problem, VerdictRecord
+from .trace import Trace
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    ok: bool
+    """No errors."""
+    complete: bool
+    """No errors, no open goals, no holes in the checked declaration."""
+    errors: tuple[str, ...] = ()
+    goals: tuple[str, ...] = ()
+    cpu_s: float = 0.0
+    wall_s: float = 0.0
+    timed_out: bool = False
+
+    def feedback(self, limit: int = 2500) -> str:
+        if self.complete:
+            return "OK: the proof is complete."
+        parts = []
+        if self.errors:
+            parts.append("Errors:\n" + "\n".join(f"- {e}" for e in self.errors[:6]))
+        if self.goals:
+            parts.append("Open goals:\n" + "\n\n".join(self.goals[:4]))
+        if not parts:
+            parts.append("Not complete (a hole or unfinished proof remains).")
+        return "\n".join(parts)[:limit]
+
+
+@dataclass
+class SearchOutcome:
+    proved: bool
+    proof: str | None
+    reason: str
+    seconds: float = 0.0
+    attempts: int = 0
+    extra: dict = field(default_factory=dict)
+
+
+def _message_text(m) -> str:
+    where = f"line {m.pos.line}: " if getattr(m, "pos", None) else ""
+    return where + " ".join(m.text.split())[:400]
+
+
+class Workspace:
+    def __init__(self, problem: Problem, config: ProverConfig, budget: Budget, trace: Trace, pool):
+        self.problem = problem
+        self.config = config
+        self.budget = budget
+        self.trace = trace
+        self.pool = pool
+        self.lang = spec(problem.language)
+        self.env_header = problem.header + problem.preamble
+
+    # --- raw checks ------------------------------------------------------------------------
+    def check(self, code: str, *, timeout: float | None = None, attempt: bool = True, final_decl: str | None = None) -> CheckResult:
+        """Run ``code`` against the problem's header + preamble. ``final_decl``: the proof body of
+        the last declaration, screened for holes when deciding ``complete``."""
+        self.budget.check()
+        timeout = timeout or self.config.prover.check_timeout_s
+        try:
+            with self.pool.session(self.problem.language, self.env_header) as s:
+                out = s.run_command(code, timeout=timeout)
+        except NotInstalled:
+            raise
+        except SessionTimeout:
+            self.budget.charge_check(timeout, attempt=attempt)
+            return CheckResult(False, False, (f"timeout: the check ran past {timeout:.0f}s",), timed_out=True, wall_s=timeout)
+        except InvalidRequest as e:
+            self.budget.charge_check(0.0, attempt=attempt)
+            return CheckResult(False, False, (f"refused: {e}",))
+        except ProofAssistantError as e:
+            self.budget.charge_check(0.0, attempt=attempt)
+            first = (str(e).splitlines() or [""])[0][:300]
+            return CheckResult(False, False, (f"proof assistant failure ({type(e).__name__}): {first}",))
+        self.budget.charge_check(out.cpu_seconds or out.wall_seconds, attempt=attempt)
+        errors = tuple(_message_text(m) for m in out.errors)
+        open_state = any(h.state is not None for h in out.holes)
+        holed = final_decl is not None and self.lang.has_hole(final_decl)
+        complete = not errors and not out.goals and not open_state and not holed
+        return CheckResult(not errors, complete, errors, tuple(out.goals), out.cpu_seconds, out.wall_seconds)
+
+    def check_decl(self, context: str, declaration: str, proof: str, *, timeout: float | None = None) -> CheckResult:
+        code = _join(context, self.lang.render(declaration, proof))
+        return self.check(code, timeout=timeout, final_decl=proof)
+
+    def goals_after(self, context: str, declaration: str, prefix: str) -> CheckResult:
+        """Goals after running ``prefix`` (possibly empty) on the declaration's proof."""
+        if self.problem.language == "rocq":
+            code = _join(context, f"{declaration.rstrip()}\nProof.\n{prefix.strip()}\n")
+            return self.check(code, attempt=False)
+        body = (prefix.strip() + "\n" if prefix.strip() else "") + "sorry"
+        code = _join(context, self.lang.render(declaration, body))
+        res = self.check(code, attempt=False)
+        return res
+
+    def statement_error(self) -> str | None:
+        """None if the theorem's statement compiles (with a hole), else the first error."""
+        p = self.problem
+        res = self.check(self.lang.render_hole(p.declaration), attempt=False, timeout=max(60.0, self.config.prover.check_timeout_s))
+        return None if res.ok else (res.errors[0] if res.errors else "statement does not compile")
+
+    # --- library search -----------------------------------------------------------------
+    def search_library(self, query: str, context: str = "", declaration: str = "") -> str:
+        """Rocq: ``Search`` in a batch ``coqtop`` on the header (output is not kept by sessions).
+        Lean: ``exact?``/``apply?`` on the declaration's goal."""
+        self.budget.check()
+        if self.problem.language == "lean":
+            out = []
+            for tac in ("exact?", "apply?"):
+                res = self.check(_join(context, self.lang.render(declaration, tac)), attempt=False, timeout=60)
+                out.append(f"{tac}: " + ("; ".join(res.errors) or "closed the goal"))
+            return "\n".join(out)[:4000]
+        q = query.strip().rstrip(".")
+        if not q or "\n" in q or re.search(r"\b(Load|Drop|Redirect|Declare|Require)\b", q):
+            return "error: give one Search pattern, e.g. (_ + _ = _ + _) or Rabs"
+        try:
+            r = sandbox.run(
+                ["coqtop", "-quiet"],
+                stdin=self.env_header + f"\nSearch {q}.\n",
+                timeout=30,
+                limits=sandbox.Limits(cpu_seconds=30, memory_bytes=2 * 1024**3),
+            )
+        except FileNotFoundError:
+            raise NotInstalled("coqtop", "run `prover-setup rocq`") from None
+        self.budget.charge_check(r.cpu_seconds, attempt=False)
+        text = re.sub(r"Coq < ", "", r.stdout).strip()
+        lines = [line for line in text.splitlines() if line.strip()]
+        if not lines:
+            return "no results" + (f" ({r.stderr.strip()[:200]})" if r.stderr.strip() else "")
+        more = f"\n... ({len(lines) - 40} more)" if len(lines) > 40 else ""
+        return "\n".join(lines[:40]) + more
+
+    # --- built-in search (prover.search) --------------------------------------------------
+    def run_search(self, statement_code: str, seconds: float, *, label: str = "") -> SearchOutcome:
+        """``prover.search.prove_goal`` on ``statement_code`` (context + declaration)."""
+        self.budget.check()
+        seconds = max(1.0, min(seconds, self.budget.remaining_wall()))
+        try:
+            from .search import SearchBudget, prove_goal
+        except ImportError as e:  # the search package is part of this distribution
+            return SearchOutcome(False, None, f"built-in search unavailable: {e}")
+        res = prove_goal(self.pool, self.env_header, statement_code, self.problem.language, SearchBudget(seconds=seconds))
+        self.budget.charge_check(res.checker_seconds, attempt=True)
+        self.trace.emit(
+            "search",
+            problem=self.problem.name,
+            lemma=label or None,
+            proved=res.proved,
+            reason=res.reason,
+            seconds=round(res.wall_seconds, 3),
+            tactic_attempts=res.attempts,
+            tags=list(res.tags),
+        )
+        return SearchOutcome(res.proved, res.proof, res.reason, res.wall_seconds, res.attempts)
+
+    # --- python tool ----------------------------------------------------------------------
+    def run_python(self, code: str) -> str:
+        """Run a snippet in a fresh sandboxed ``python3 -I`` (time and memory capped, private
+        temporary directory, no network where the OS allows a network namespace)."""
+        self.budget.check()
+        t = self.config.prover.python_timeout_s
+        r = sandbox.run(
+            ["python3", "-I", "snippet.py"],
+            files={"snippet.py": code},
+            timeout=t,
+            limits=sandbox.Limits(cpu_seconds=int(t) + 1, memory_bytes=1024**3, file_bytes=16 * 1024**2),
+        )
+        status = "timed out" if r.timed_out else f"exit {r.returncode}"
+        out = (r.stdout[-3000:] + ("\n[stderr]\n" + r.stderr[-1500:] if r.stderr.strip() else "")).strip()
+        return f"[{status}]\n{out}"
+
+    # --- final verdict ---------------------------------------------------------------------
+    def verify(self, candidate: str) -> VerdictRecord:
+        """``lean_tools.soundness.verify`` in a fresh process; the only way to acceptance."""
+        self.budget.check()
+        try:
+            from lean_tools.soundness import verify
+        except ImportError as e:
+            return VerdictRecord(accepted=False, reason=f"soundness verifier unavailable: {e}")
+        p = self.problem
+        v = verify(p.text, candidate, p.language, theorem=p.theorem_name, timeout=self.config.prover.verify_timeout_s)
+        cpu = float(getattr(v, "cpu_seconds", 0.0) or getattr(v, "wall_seconds", 0.0) or 0.0)
+        self.budget.charge_check(cpu, attempt=False)
+        return VerdictRecord(accepted=bool(v.accepted), reason=str(v.reason))
+
+
+def _join(context: str, code: str) -> str:
+    context = context.strip("\n")
+    return f"{context}\n\n{code}" if context else code

@@ -1,0 +1,360 @@
+"""The training job: curriculum -> rollout workers -> verifier -> algorithm hooks -> trainer.
+
+Modes (``async.mode``; ``async.sync_steps`` runs that many synchronous steps first so both
+are measured in one run):
+- sync: draw ``batch_groups`` problems, generate and check their groups on ``rollout_workers``
+  threads, train, push weights. Nothing overlaps with training. Each group's sampling is
+  seeded by its draw index, so a sync run is reproducible and resumes exactly.
+- async: ``rollout_workers`` threads loop forever (draw, generate on the newest snapshot,
+  check) into a bounded queue while the trainer consumes it. A group whose policy version is
+  more than ``max_staleness`` behind the trainer is dropped and counted; the queue bound
+  (``batch_groups * (max_staleness + 1)``) keeps workers from running further ahead.
+
+Dynamic sampling (``algorithm.keep_group``) drops groups with all-equal rewards; sync mode
+refills with extra rounds (at most ``max_refill_rounds``), async mode just reads more from
+the queue. Every episode, kept or not, goes to ``rollouts.jsonl``.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from .config import RLConfig
+from .records import Episode, Problem, StepMetrics
+
+
+class Job:
+    """Everything a run needs, built from the config. ``verifier`` may be any object with
+    ``verdict(problem, script) -> Verdict`` (tests pass plain callables wrapped this way)."""
+
+    def __init__(self, cfg: RLConfig, output_dir: str | Path, *, verifier=None):
+        import torch
+
+        from . import curriculum
+        from .algorithms import build_algorithm
+        from .distributed import maybe_fsdp, ray_remote_check
+        from .env import Environment
+        from .policy import build_model
+        from .samplers import TorchSampler, TransformersSampler
+        from .sampling import ProblemSampler
+        from .trainer import Trainer
+        from .verifier import Verifier
+
+        self.cfg = cfg
+        self.out = Path(output_dir)
+        tc, sc, cc = cfg.trainer, cfg.sampler, cfg.curriculum
+        if tc.torch_threads:
+            torch.set_num_threads(tc.torch_threads)
+        device = "cuda" if tc.device == "cuda" or (tc.device == "auto" and torch.cuda.is_available()) else "cpu"
+        self.device = device
+        torch.manual_seed(tc.seed)
+        self.train_set, self.heldout = curriculum.generate(cc.families, cc.max_difficulty, cc.train_size,
+                                                           cc.heldout_size, cc.seed)
+        self.problems = ProblemSampler(self.train_set, seed=tc.seed, filtering=cc.difficulty_filter,
+                                       window=cc.filter_window, filter_weight=cc.filter_weight)
+        model = build_model(cfg.model, sc.max_new_tokens)
+        self.algorithm = build_algorithm(cfg.algorithm, sc.max_new_tokens)
+        self.trainer = Trainer(maybe_fsdp(model), self.algorithm, tc, max_prompt_chars=cfg.model.max_prompt_chars,
+                               temperature=sc.temperature, device=device,
+                               keep_reference=cfg.algorithm.kl_coef > 0 and cfg.checkpoint.keep_reference,
+                               end_bias=cfg.model.end_bias)
+        kw = dict(max_prompt_chars=cfg.model.max_prompt_chars, max_new_tokens=sc.max_new_tokens,
+                  temperature=sc.temperature, keep=cfg.async_.max_staleness + 2, seed=tc.seed, device=device,
+                  end_bias=cfg.model.end_bias)
+        if sc.type == "torch":
+            self.sampler = TorchSampler(self.trainer.model, **kw)
+        elif sc.type == "transformers":
+            self.sampler = TransformersSampler(self.trainer.model, **kw)
+        else:  # pragma: no cover - needs vllm
+            from .samplers import VLLMSampler
+
+            model_dir = self.out / "hf_policy"
+            self.trainer.model.lm.save_pretrained(model_dir)
+            self.sampler = VLLMSampler(str(model_dir), max_prompt_chars=cfg.model.max_prompt_chars,
+                                       max_new_tokens=sc.max_new_tokens, temperature=sc.temperature, seed=tc.seed)
+        if verifier is None:
+            remote = ray_remote_check(cfg.async_.ray_address) if cfg.async_.ray_address else None
+            verifier = Verifier(mode=cfg.env.verifier, prescreen=cfg.env.prescreen, cache=cfg.env.cache_verdicts,
+                                timeout=cfg.env.check_timeout, remote_check=remote)
+        self.verifier = verifier
+        self.env = Environment(verifier, self.sampler, cfg.env, streaming=cfg.async_.streaming)
+        self.version = 0
+        self.step = 0
+        self.pool = ThreadPoolExecutor(cfg.async_.rollout_workers, thread_name_prefix="sync-rollout")
+        """Persistent threads, so each keeps its warm proof-assistant sessions across steps."""
+        self.sampler.push(self.trainer.state_dict_for_sampler(), self.version)
+
+    # -- counters ----------------------------------------------------------------------------
+    def counters(self) -> dict[str, int]:
+        v = self.verifier
+        return {k: int(getattr(v, k, 0)) for k in ("fresh_checks", "cache_hits", "prescreen_rejects")}
+
+    def push(self) -> None:
+        self.version += 1
+        self.sampler.push(self.trainer.state_dict_for_sampler(), self.version)
+
+    # -- evaluation ---------------------------------------------------------------------------
+    def evaluate(self, problems: list[Problem] | None = None, samples: int | None = None) -> dict:
+        problems = self.heldout if problems is None else problems
+        n = samples or self.cfg.trainer.eval_samples
+        t0 = time.perf_counter()
+        groups = list(self.pool.map(lambda ip: self.env.run_group(ip[1], n, seed=10_000_000 + ip[0]),
+                                    enumerate(problems)))
+        solved = [e.solved for g in groups for e in g]
+        fam: dict[str, list[bool]] = {}
+        for g in groups:
+            for e in g:
+                fam.setdefault(e.family, []).append(e.solved)
+        return {"step": self.step, "version": self.version, "pass1": sum(solved) / max(1, len(solved)),
+                "problems": len(problems), "samples": n,
+                "by_family": {k: sum(v) / len(v) for k, v in sorted(fam.items())},
+                "seconds": time.perf_counter() - t0}
+
+
+def group_to_samples(job: Job, episodes: list[Episode]):
+    """Algorithm hooks turn one group into ``TrainSample``s; returns (samples, kept)."""
+    import torch
+
+    from .policy import END
+    from .trainer import TrainSample
+
+    valid = [e for e in episodes if e.turns and not (e.error or "").startswith("interrupted")]
+    if len(valid) < 2:
+        return [], False
+    alg = job.algorithm
+    rewards = [alg.shape_reward(e.reward, len(e.turns[-1].actions) + (0 if e.turns[-1].ended else 1)) for e in valid]
+    if not alg.keep_group(rewards):
+        return [], False
+    adv = alg.advantages(torch.tensor(rewards, dtype=torch.float32)).tolist()
+    out = []
+    for e, a in zip(valid, adv):
+        for t in e.turns:
+            acts = tuple(t.actions) + ((END,) if t.ended else ())
+            out.append(TrainSample(prompt=t.prompt, actions=acts, sampler_logprobs=t.logprobs, advantage=a,
+                                   positive=e.solved, staleness=job.version - t.policy_version))
+    return out, True
+
+
+class _Workers:
+    """Async rollout threads feeding a bounded queue until ``stop()``."""
+
+    def __init__(self, job: Job):
+        self.job = job
+        cfg = job.cfg
+        self.q: queue.Queue = queue.Queue(maxsize=cfg.trainer.batch_groups * (cfg.async_.max_staleness + 1))
+        self.stop_flag = threading.Event()
+        self.lock = threading.Lock()
+        self.threads = [threading.Thread(target=self._run, daemon=True, name=f"rollout-{i}")
+                        for i in range(cfg.async_.rollout_workers)]
+        for t in self.threads:
+            t.start()
+
+    def _run(self) -> None:
+        job, n = self.job, self.job.cfg.sampler.group_size
+        while not self.stop_flag.is_set():
+            with self.lock:
+                problem = job.problems.draw()
+                seed = job.problems.cursor
+            eps = job.env.run_group(problem, n, seed=seed)
+            while not self.stop_flag.is_set():
+                try:
+                    self.q.put((problem, eps), timeout=0.2)
+                    break
+                except queue.Full:
+                    continue
+
+    def stop(self) -> None:
+        self.stop_flag.set()
+        for t in self.threads:
+            t.join(timeout=60)
+
+
+def _collect_sync(job: Job, stats: dict) -> list:
+    cfg = job.cfg
+    groups: list = []
+    rounds = 0
+    while len(groups) < cfg.trainer.batch_groups and rounds <= cfg.algorithm.max_refill_rounds:
+        need = cfg.trainer.batch_groups - len(groups)
+        draws = []
+        for _ in range(need):
+            p = job.problems.draw()
+            draws.append((p, job.problems.cursor))
+        results = list(job.pool.map(lambda d: job.env.run_group(d[0], cfg.sampler.group_size, seed=d[1]), draws))
+        for (p, _), eps in zip(draws, results):
+            _account(job, p, eps, stats, groups)
+        rounds += 1
+    return groups
+
+
+def _account(job: Job, problem: Problem, eps: list[Episode], stats: dict, groups: list) -> None:
+    stats["episodes"].extend(eps)
+    usable = [e for e in eps if e.turns]
+    if usable:
+        job.problems.record(problem.id, sum(e.solved for e in usable) / len(usable))
+    samples, kept = group_to_samples(job, eps)
+    if kept:
+        groups.append(samples)
+    elif len([e for e in eps if e.turns and not (e.error or "").startswith("interrupted")]) >= 2:
+        stats["dropped_uniform"] += 1
+
+
+def _collect_async(job: Job, workers: _Workers, stats: dict) -> list:
+    cfg = job.cfg
+    groups: list = []
+    while len(groups) < cfg.trainer.batch_groups:
+        problem, eps = workers.q.get()
+        versions = [t.policy_version for e in eps for t in e.turns]
+        if versions and job.version - min(versions) > cfg.async_.max_staleness:
+            stats["dropped_stale"] += sum(len(e.turns) for e in eps)
+            stats["episodes"].extend(eps)
+            continue
+        _account(job, problem, eps, stats, groups)
+    return groups
+
+
+def train(cfg: RLConfig, output_dir: str | Path, *, verifier=None, log=print) -> dict:
+    """Run the job; returns the summary also written to ``summary.json``."""
+    from . import checkpoint
+    from .metrics import MetricsWriter
+
+    out = Path(output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(cfg.dump(), indent=2))
+    job = Job(cfg, out, verifier=verifier)
+    resumed = False
+    if cfg.checkpoint.resume:
+        st = checkpoint.load(out)
+        if st is not None:
+            job.step, job.version = checkpoint.restore(st, trainer=job.trainer, sampler=job.sampler, problems=job.problems)
+            job.sampler.push(job.trainer.state_dict_for_sampler(), job.version)
+            resumed = True
+            log(f"resumed from step {job.step}")
+    writer = MetricsWriter(out, tensorboard=cfg.output.tensorboard, append=resumed)
+    summary: dict = {"resumed_at": job.step if resumed else None, "modes": {}}
+    workers = None
+    try:
+        if not resumed:
+            before = job.evaluate()
+            writer.evaluation({**before, "when": "before"})
+            summary["heldout_before"] = before
+            log(f"held-out pass@1 before: {before['pass1']:.3f} {before['by_family']}")
+        while job.step < cfg.trainer.steps:
+            mode = mode_at(cfg, job.step)
+            if mode == "async" and workers is None:
+                workers = _Workers(job)
+            if mode == "sync" and workers is not None:
+                workers.stop()
+                workers = None
+            t0 = time.perf_counter()
+            c0 = job.counters()
+            stats = {"episodes": [], "dropped_uniform": 0, "dropped_stale": 0}
+            groups = _collect_sync(job, stats) if mode == "sync" else _collect_async(job, workers, stats)
+            wait = time.perf_counter() - t0
+            samples = [s for g in groups for s in g]
+            res = job.trainer.step(samples)
+            job.push()
+            job.step += 1
+            wall = time.perf_counter() - t0
+            c1 = job.counters()
+            eps = stats["episodes"]
+            writer.rollouts(eps)
+            row = _row(job, mode, res, samples, eps, stats, wait, wall, {k: c1[k] - c0[k] for k in c1})
+            if cfg.trainer.eval_every and job.step % cfg.trainer.eval_every == 0 and job.step < cfg.trainer.steps:
+                ev = job.evaluate()
+                writer.evaluation({**ev, "when": "during"})
+                row = row.model_copy(update={"heldout_pass1": ev["pass1"]})
+            writer.step(row)
+            _accumulate(summary["modes"].setdefault(mode, {}), row)
+            log(f"step {row.step:3d} [{mode}] loss {row.loss:+.4f} reward {row.reward_mean:.3f} "
+                f"solved {row.solved_rate:.3f} samples {row.samples} {row.step_seconds:.1f}s")
+            if cfg.checkpoint.every and job.step % cfg.checkpoint.every == 0:
+                checkpoint.save(out, trainer=job.trainer, sampler=job.sampler, problems=job.problems,
+                                step=job.step, version=job.version)
+        if workers is not None:
+            workers.stop()
+            workers = None
+        checkpoint.save(out, trainer=job.trainer, sampler=job.sampler, problems=job.problems,
+                        step=job.step, version=job.version)
+        after = job.evaluate()
+        writer.evaluation({**after, "when": "after"})
+        summary["heldout_after"] = after
+        log(f"held-out pass@1 after: {after['pass1']:.3f} {after['by_family']}")
+        for m in summary["modes"].values():
+            _finish(m)
+        summary["verifier"] = job.counters() | {"source": getattr(job.verifier, "source", "custom")}
+        (out / "summary.json").write_text(json.dumps(summary, indent=2))
+        return summary
+    finally:
+        if workers is not None:
+            workers.stop()
+        writer.close()
+        job.pool.shutdown(wait=True)
+        close = getattr(job.verifier, "close", None)
+        if close is not None and verifier is None:
+            close()
+
+
+def mode_at(cfg: RLConfig, step: int) -> str:
+    """"sync" or "async" for 0-based ``step`` (see ``async.sync_steps`` and ``async.alternate_every``)."""
+    a = cfg.async_
+    if a.mode == "sync" or step < a.sync_steps:
+        return "sync"
+    if a.alternate_every:
+        return "async" if ((step - a.sync_steps) // a.alternate_every) % 2 == 0 else "sync"
+    return "async"
+
+
+def _row(job: Job, mode: str, res: dict, samples: list, eps: list[Episode], stats: dict, wait: float,
+         wall: float, dc: dict) -> StepMetrics:
+    done = [e for e in eps if e.turns]
+    fam: dict[str, list[bool]] = {}
+    for e in done:
+        fam.setdefault(e.family, []).append(e.solved)
+    stal = [s.staleness for s in samples]
+    tokens = int(res.get("tokens", 0))
+    train_s = res.get("train_seconds", 0.0)
+    return StepMetrics(
+        step=job.step, mode=mode, loss=res.get("loss", 0.0),
+        reward_mean=sum(e.reward for e in done) / max(1, len(done)),
+        solved_rate=sum(e.solved for e in done) / max(1, len(done)),
+        samples=len(samples), tokens=tokens,
+        groups_dropped_uniform=stats["dropped_uniform"], samples_dropped_stale=stats["dropped_stale"],
+        episodes_streamed=sum(e.streamed for e in eps),
+        episodes_interrupted=sum((e.error or "").startswith("interrupted") for e in eps),
+        episodes_crashed=sum((e.error or "").startswith("crashed") for e in eps),
+        staleness_mean=sum(stal) / max(1, len(stal)),
+        clip_frac=res.get("clip_frac", 0.0), tis_weight_mean=res.get("tis_weight_mean", 1.0), kl=res.get("kl", 0.0),
+        pos_nll=res.get("pos_nll", 0.0), entropy=res.get("entropy", 0.0), grad_norm=res.get("grad_norm", 0.0),
+        step_seconds=wall, wait_seconds=wait, train_seconds=train_s,
+        gen_seconds=sum(e.gen_seconds for e in eps), check_seconds=sum(e.check_seconds for e in eps),
+        fresh_checks=dc.get("fresh_checks", 0), cache_hits=dc.get("cache_hits", 0),
+        rollouts_per_s=len(eps) / wall if wall else 0.0,
+        checks_per_s=(sum(len(e.turns) for e in eps)) / wall if wall else 0.0,
+        train_tokens_per_s=tokens / train_s if train_s else 0.0,
+        by_family={k: sum(v) / len(v) for k, v in sorted(fam.items())},
+    )
+
+
+def _accumulate(acc: dict, row: StepMetrics) -> None:
+    for k in ("step_seconds", "wait_seconds", "train_seconds", "gen_seconds", "check_seconds", "tokens",
+              "fresh_checks", "cache_hits", "samples_dropped_stale", "groups_dropped_uniform"):
+        acc[k] = acc.get(k, 0) + getattr(row, k)
+    acc["steps"] = acc.get("steps", 0) + 1
+    acc["rollouts"] = acc.get("rollouts", 0) + row.rollouts_per_s * row.step_seconds
+    acc["checks"] = acc.get("checks", 0) + row.checks_per_s * row.step_seconds
+
+
+def _finish(acc: dict) -> None:
+    wall = acc.get("step_seconds", 0) or 1e-9
+    acc["rollouts_per_s"] = acc.get("rollouts", 0) / wall
+    acc["verdicts_per_s"] = acc.get("checks", 0) / wall
+    acc["fresh_checks_per_s"] = acc.get("fresh_checks", 0) / wall
+    acc["train_tokens_per_s"] = acc.get("tokens", 0) / max(1e-9, acc.get("train_seconds", 0))
+    acc["seconds_per_step"] = wall / max(1, acc.get("steps", 1))
+    acc["share_waiting_for_rollouts"] = acc.get("wait_seconds", 0) / wall
+    acc["share_training"] = acc.get("train_seconds", 0) / wall

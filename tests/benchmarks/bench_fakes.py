@@ -1,0 +1,41 @@
+"""Fake attempt functions for runner tests (importable as ``bench_fakes:NAME`` with this dir on PYTHONPATH).
+
+They stand in for the prover so the runner's bookkeeping can be tested without it; they never
+claim to prove anything real and their "proofs" are never checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+
+from benchmarks.problem import AttemptRequest, AttemptResult, BenchProblem
+
+
+def _u(problem: BenchProblem, seed: int) -> float:
+    h = hashlib.sha256(f"{problem.name}:{seed}".encode()).digest()
+    return int.from_bytes(h[:4], "big") / 2**32
+
+
+def coin_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
+    """Succeeds with probability 0.4 (deterministic per problem and seed); costs scale with the budget."""
+    time.sleep(float(os.environ.get("FAKE_ATTEMPT_SLEEP", "0")))
+    u = _u(problem, request.seed)
+    ok = u < 0.4 * min(1.0, request.timeout_s / 10)
+    return AttemptResult(outcome="proved" if ok else "failed", proof="(fake)" if ok else None,
+                         reason="" if ok else "fake failure", tokens=int(100 * request.timeout_s),
+                         checker_cpu_s=0.1 * request.timeout_s * (0.5 + u), wall_s=0.01)
+
+
+def raising_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
+    raise RuntimeError(f"boom on {problem.name}")
+
+
+def hanging_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
+    time.sleep(3600)
+    raise AssertionError("unreachable")
+
+
+def dying_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
+    os._exit(7)

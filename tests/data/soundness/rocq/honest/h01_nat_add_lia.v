@@ -1,0 +1,8 @@
+(* honest | problem: nat_add.v | lia *)
+Require Import Arith Lia.
+
+(* Commutativity of addition on nat. *)
+Theorem nat_add (n m : nat) : n + m = m + n.
+Proof.
+  lia.
+Qed.

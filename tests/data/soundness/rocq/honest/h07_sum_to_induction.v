@@ -1,0 +1,15 @@
+(* honest | problem: sum_to.v | induction over a Fixpoint from the preamble *)
+Require Import Arith Lia.
+
+Fixpoint sum_to (n : nat) : nat :=
+  match n with
+  | O => O
+  | S k => n + sum_to k
+  end.
+
+Theorem sum_to_formula (n : nat) : 2 * sum_to n = n * (n + 1).
+Proof.
+  induction n as [| n IH].
+  - reflexivity.
+  - simpl sum_to. lia.
+Qed.

@@ -1,0 +1,8 @@
+(* honest | problem: z_square.v | ring over Z *)
+Require Import ZArith.
+Open Scope Z_scope.
+
+Theorem z_square (a b : Z) : (a + b) ^ 2 = a ^ 2 + 2 * a * b + b ^ 2.
+Proof.
+  ring.
+Qed.

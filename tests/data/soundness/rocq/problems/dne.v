@@ -1,0 +1,5 @@
+Require Import Classical.
+
+Theorem dne (P : Prop) : ~ ~ P -> P.
+Proof.
+Admitted.

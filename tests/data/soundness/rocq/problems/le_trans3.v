@@ -1,0 +1,5 @@
+Require Import Arith Lia.
+
+Theorem le_trans3 (a b c : nat) (h1 : a <= b) (h2 : b <= c) : a <= c.
+Proof.
+Admitted.

@@ -1,0 +1,38 @@
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+DATA = ROOT / "tests" / "data" / "prover"
+
+needs_rocq = pytest.mark.skipif(shutil.which("coqtop") is None or shutil.which("coqc") is None, reason="Rocq not installed")
+
+
+@pytest.fixture(scope="session")
+def pool():
+    from lean_tools.pool import SessionPool
+
+    p = SessionPool(max_sessions=3)
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def agent_config(tmp_path):
+    from prover.config import load_config
+
+    return load_config(
+        env={},
+        model__type="openai",
+        prover__workers=1,
+        prover__direct_search_first=False,
+        prover__automation_first=False,
+        prover__cache_path=str(tmp_path / "cache.sqlite"),
+        budget__wall_s=120.0,
+    )

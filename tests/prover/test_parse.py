@@ -1,0 +1,108 @@
+import networkx as nx
+import pytest
+
+from prover.errors import BadProblem
+from prover.lang import LEAN, ROCQ
+from prover.problem import load_problem, problem_from_text, render_candidate
+from sketch.graph import dependency_graph, needed_lemmas
+from sketch.parse import SketchParseError, parse_sketch
+
+from conftest import DATA
+
+
+def test_load_problem_rocq_parts():
+    p = load_problem(DATA / "double_le.v")
+    assert p.language == "rocq" and p.theorem_name == "double_le"
+    assert p.header.startswith("Require Import Arith Lia.")
+    assert p.declaration == "Theorem double_le (n m : nat) : n <= m -> 2 * n <= 2 * m + 1."
+    text = render_candidate(p, "lia.", "Lemma a : True.\nProof. exact I. Qed.")
+    assert text.index("Lemma a") < text.index("Theorem double_le") and text.rstrip().endswith("Qed.")
+
+
+@pytest.mark.parametrize(
+    "text,needle",
+    [
+        ("Require Import Arith.\n", "no theorem"),
+        ("Theorem t : True.\nProof. exact I. Qed.\n", "already proved"),
+        ("Theorem a : True.\nAdmitted.\nTheorem b : True.\nAdmitted.\n", None),
+    ],
+)
+def test_bad_problems(text, needle):
+    if needle is None:
+        assert problem_from_text(text, "rocq").theorem_name == "b"  # default: the last open one
+        assert problem_from_text(text, "rocq", theorem="a").theorem_name == "a"
+        with pytest.raises(BadProblem, match="no theorem named|not found"):
+            problem_from_text(text, "rocq", theorem="zzz")
+        return
+    with pytest.raises(BadProblem, match=needle):
+        problem_from_text(text, "rocq")
+
+
+def test_bad_suffix_and_missing(tmp_path):
+    with pytest.raises(BadProblem, match="unknown file type"):
+        load_problem(tmp_path / "x.txt")
+    with pytest.raises(BadProblem, match="no such file"):
+        load_problem(tmp_path / "x.v")
+
+
+def test_lean_problem_and_render():
+    text = "import Mathlib\n\ntheorem foo (x : ℕ) (h : x = 2) : x + 0 = 2 := by\n  sorry\n"
+    p = problem_from_text(text, "lean")
+    assert p.declaration == "theorem foo (x : ℕ) (h : x = 2) : x + 0 = 2"
+    out = render_candidate(p, "simp [h]")
+    assert "theorem foo (x : ℕ) (h : x = 2) : x + 0 = 2 := by\n  simp [h]" in out
+    assert LEAN.has_hole("by sorry") and not LEAN.has_hole("simp -- sorry in a comment")
+
+
+def test_rocq_declarations_skip_comments():
+    text = "(* Lemma fake : False. *)\nLemma a (n : nat) : n = n.\nProof. reflexivity. Qed.\nLemma b : True.\nAdmitted.\n"
+    ds = ROCQ.declarations(text)
+    assert [d.name for d in ds] == ["a", "b"]
+    assert not ROCQ.has_hole(ds[0].proof) and ROCQ.has_hole(ds[1].proof)
+
+
+SKETCH = """Plan first.
+```coq
+Lemma l1 (n : nat) : n + 0 = n.
+Admitted.
+Lemma l2 (n : nat) : 0 + n + 0 = n.
+Proof. rewrite l1. reflexivity. Qed.
+Lemma unused : True.
+Admitted.
+Theorem t (n : nat) : 0 + n + 0 = n.
+Proof.
+  apply l2.
+Qed.
+```"""
+
+
+def test_parse_sketch_and_graph():
+    ps = parse_sketch(SKETCH, "rocq", "t")
+    assert [lem.name for lem in ps.lemmas] == ["l1", "l2", "unused"]
+    assert ps.lemmas[0].proof is None and "rewrite l1" in ps.lemmas[1].proof
+    g = dependency_graph(ps.lemmas, "t", ps.main_proof)
+    assert isinstance(g, nx.DiGraph)
+    assert needed_lemmas(g, "t") == ["l1", "l2"]  # dependencies first; unused dropped
+
+
+@pytest.mark.parametrize(
+    "reply,msg",
+    [
+        ("no code here", "no ```coq code block"),
+        ("```coq\nLemma a : True.\nAdmitted.\n```", "must end with the theorem"),
+        ("```coq\nTheorem t (n : nat) : n = n.\nProof. admit. Qed.\n```", "must be complete"),
+        ("```coq\nLemma a : True.\nAdmitted.\nLemma a : True.\nAdmitted.\nTheorem t : True.\nProof. exact I. Qed.\n```", "used twice"),
+    ],
+)
+def test_parse_sketch_errors(reply, msg):
+    with pytest.raises(SketchParseError, match=msg):
+        parse_sketch(reply, "rocq", "t")
+
+
+def test_cycle_is_an_error():
+    from prover.records import LemmaSpec
+
+    lems = (LemmaSpec(name="a", declaration="Lemma a : True.", proof="exact b."), LemmaSpec(name="b", declaration="Lemma b : True.", proof="exact a."))
+    g = dependency_graph(lems, "t", "exact a.")
+    with pytest.raises(ValueError, match="cycle"):
+        needed_lemmas(g, "t")

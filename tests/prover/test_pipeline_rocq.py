@@ -1,0 +1,179 @@
+"""End to end on real Rocq with a scripted LLM: sketch -> lemma agents -> assembly -> verdict."""
+
+import os
+
+import pytest
+
+from prover.api import load_problem, prove
+from prover.llm import ScriptedLLM
+from prover.llm.base import error_response
+from prover.trace import Trace
+from scripts import Router
+
+from conftest import DATA, needs_rocq
+
+pytestmark = [needs_rocq, pytest.mark.rocq]
+
+MAIN = "Theorem double_le (n m : nat) : n <= m -> 2 * n <= 2 * m + 1.\nProof.\n  intros H. pose proof ({lemma} n m H). lia.\nQed."
+GOOD = "```coq\nLemma double_mono (n m : nat) : n <= m -> 2 * n <= 2 * m.\nAdmitted.\n" + MAIN.format(lemma="double_mono") + "\n```"
+CHECK_LIA = {"tool": "check_proof", "args": {"proof": "intros; lia."}}
+
+
+@pytest.fixture
+def problem():
+    return load_problem(DATA / "double_le.v")
+
+
+def run(problem, cfg, router_or_llm):
+    tr = Trace(None)
+    llm = router_or_llm.llm if isinstance(router_or_llm, Router) else router_or_llm
+    return prove(problem, cfg, trace=tr, llm=llm), tr
+
+
+def test_proof_found_through_the_sketch(problem, agent_config):
+    r = Router(sketch=[GOOD], lemmas={"double_mono": [CHECK_LIA]})
+    res, tr = run(problem, agent_config, r)
+    assert res.proved, res.reason
+    assert res.mode == "agent" and res.verdict.accepted
+    assert "Lemma double_mono" in res.proof_text and "intros; lia." in res.proof_text
+    assert res.proof_text.index("Lemma double_mono") < res.proof_text.index("Theorem double_le")
+    assert [lem.name for lem in res.lemmas] == ["double_mono"] and res.lemmas[0].source == "agent"
+    assert res.spent.llm_calls == 3 and res.spent.tokens_in > 0 and res.spent.attempts >= 2
+    kinds = [e.kind for e in tr.events]
+    assert kinds[0] == "start" and kinds[-1] == "end" and "sketch" in kinds and "verdict" in kinds
+    assert r.seen == ["informal", "sketch", "lemma:double_mono"]
+
+
+def test_invalid_sketch_repaired_from_errors(problem, agent_config):
+    broken = GOOD.replace("pose proof (double_mono", "pose proof (double_mon")
+    r = Router(sketch=[broken, GOOD], lemmas={"double_mono": [CHECK_LIA]})
+    res, tr = run(problem, agent_config, r)
+    assert res.proved, res.reason
+    errs = tr.of_kind("sketch_error")
+    assert errs and "double_mon" in str(errs[0].data["errors"])
+    # the second sketch request carried the proof assistant's error back to the model
+    sketch_requests = [msgs for msgs, _ in r.llm.requests if "formal proof *sketch*" in msgs[0].content]
+    assert "was not found" in sketch_requests[-1][-1].content
+    assert tr.of_kind("sketch")[0].data["repairs"] == 1
+
+
+def test_failed_lemma_goes_back_to_the_sketch(problem, agent_config):
+    wrong = "```coq\nLemma too_strong (n m : nat) : n <= m -> 2 * n < 2 * m.\nAdmitted.\n" + MAIN.format(lemma="too_strong") + "\n```"
+    r = Router(
+        sketch=[wrong, GOOD],
+        lemmas={
+            "too_strong": [CHECK_LIA, {"tool": "give_up", "args": {"reason": "false for n = m"}}],
+            "double_mono": [CHECK_LIA],
+        },
+    )
+    res, tr = run(problem, agent_config, r)
+    assert res.proved, res.reason
+    by = {lem.name: lem for lem in res.lemmas}
+    assert not by["too_strong"].proved and "false for n = m" in by["too_strong"].reason
+    assert by["double_mono"].proved
+    rounds = tr.of_kind("round")
+    assert rounds and rounds[0].data["failed"] == ["too_strong"]
+    second = [msgs for msgs, _ in r.llm.requests if "formal proof *sketch*" in msgs[0].content][-1]
+    assert "too_strong" in second[0].content and "different decomposition" in second[0].content
+
+
+def test_cheating_proofs_are_rejected(problem, agent_config):
+    cheat = "intros; lia.\nQed.\nAxiom cheat : False.\nLemma filler : True.\nProof.\nexact I."
+    r = Router(
+        sketch=[GOOD],
+        lemmas={"double_mono": [{"tool": "check_proof", "args": {"proof": "admit."}}, {"tool": "check_proof", "args": {"proof": cheat}}]},
+    )
+    cfg = agent_config.with_overrides(prover__sketch_rounds=1)
+    res, tr = run(problem, cfg, r)
+    assert not res.proved and res.proof_text is None
+    assert "rejected by the soundness check" in res.reason
+    assert res.verdict is not None and not res.verdict.accepted
+    tools = [e.data["result"] for e in tr.of_kind("tool")]
+    assert tools[0].startswith("rejected: the proof contains a hole")
+    # the session alone was fooled; only the verdict stopped it
+    assert res.lemmas[0].proved and res.lemmas[0].source == "agent"
+
+
+def test_endpoint_failures_are_survived(problem, agent_config):
+    truncated = {"tool": "check_proof", "raw": '{"proof": "intros; li'}
+    r = Router(sketch=[GOOD], lemmas={"double_mono": [error_response("HTTP 500: boom"), truncated, error_response("timeout after 300s"), CHECK_LIA]})
+    res, tr = run(problem, agent_config, r)
+    assert res.proved, res.reason
+    bad_call = [e for e in tr.of_kind("tool") if not e.data["ok"]]
+    assert bad_call and "could not be read" in bad_call[0].data["result"]
+    assert any(e.data.get("error") for e in tr.of_kind("llm"))
+
+
+def test_model_down_everywhere_is_a_clean_failure(problem, agent_config):
+    llm = ScriptedLLM(lambda messages, tools: error_response("connection failed: refused"))
+    cfg = agent_config.with_overrides(prover__sketch_rounds=1, prover__sketch_repairs=1)
+    res, tr = run(problem, cfg, llm)
+    assert not res.proved and "sketch did not compile" in res.reason and "connection failed" in res.reason
+    assert tr.events[-1].kind == "end"
+
+
+def test_split_lemma_into_sub_lemmas(problem, agent_config):
+    split = {
+        "tool": "split_lemma",
+        "args": {"lemmas": ["Lemma twice (n m : nat) : n <= m -> n + n <= m + m."], "proof": "intros H. pose proof (twice n m H). lia."},
+    }
+    r = Router(sketch=[GOOD], lemmas={"double_mono": [split], "twice": [CHECK_LIA]})
+    res, tr = run(problem, agent_config, r)
+    assert res.proved, res.reason
+    assert "Lemma twice" in res.proof_text
+    assert res.proof_text.index("Lemma twice") < res.proof_text.index("Lemma double_mono")
+    dm = next(lem for lem in res.lemmas if lem.name == "double_mono")
+    assert dm.source == "split" and [s.name for s in dm.sublemmas] == ["twice"]
+
+
+def test_lemma_cache_is_reused_across_runs(problem, agent_config):
+    r1 = Router(sketch=[GOOD], lemmas={"double_mono": [CHECK_LIA]})
+    res1, _ = run(problem, agent_config, r1)
+    assert res1.proved
+    r2 = Router(sketch=[GOOD.replace("double_mono", "mono2")])  # same statement, other name; no agent script
+    res2, tr2 = run(problem, agent_config, r2)
+    assert res2.proved, res2.reason
+    assert res2.lemmas[0].source == "cache"
+    assert "lemma:mono2" not in r2.seen
+    assert tr2.of_kind("cache")[0].data["reused"] is True
+
+
+def test_budget_stop_leaves_a_complete_trace(problem, agent_config):
+    r = Router(sketch=[GOOD], lemmas={"double_mono": [CHECK_LIA]})
+    cfg = agent_config.with_overrides(budget__attempts=1)
+    res, tr = run(problem, cfg, r)
+    assert not res.proved and res.stopped_by == "attempts"
+    assert tr.events[-1].kind == "end" and tr.events[-1].data["stopped_by"] == "attempts"
+
+
+def _coq_children() -> list[int]:
+    me = os.getpid()
+    out = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            stat = open(f"/proc/{pid}/stat").read()
+            comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+            ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == me and comm.startswith("coq"):
+            out.append(int(pid))
+    return out
+
+
+def test_ctrl_c_leaves_trace_and_no_processes(problem, agent_config, tmp_path):
+    def script(messages, tools):
+        if messages[0].role == "system":
+            raise KeyboardInterrupt
+        return GOOD if "sketch" in messages[0].content else "informal"
+
+    path = tmp_path / "trace.jsonl"
+    res = prove(problem, agent_config, trace=path, llm=ScriptedLLM(script))
+    assert not res.proved and res.stopped_by == "interrupt"
+    from prover.trace import read_trace
+
+    evs = read_trace(path)
+    assert evs[0].kind == "start" and evs[-1].kind == "end" and evs[-1].data["stopped_by"] == "interrupt"
+    assert _coq_children() == []
