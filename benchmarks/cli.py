@@ -108,6 +108,8 @@ def _select(args):
 
 
 def _validated(args, db, problems, quiet: bool = False):
+    """(ok problems, [(excluded problem, validation)]). With ``--limit N`` statements are
+    validated in order, in chunks, only until N compile (the rest are not looked at)."""
     from .validate import validate
 
     total = len(problems)
@@ -119,9 +121,19 @@ def _validated(args, db, problems, quiet: bool = False):
             print(f"[validate {seen[0]}/{total}] {v.problem_id}: {v.status}" + (f" ({v.reason[:100]})" if v.reason else ""),
                   flush=True)
 
-    results = validate(problems, db, workers=args.workers, timeout=args.check_timeout, progress=progress)
-    ok = [p for p, v in zip(problems, results) if v.status == "ok"]
-    bad = [(p, v) for p, v in zip(problems, results) if v.status != "ok"]
+    ok, bad = [], []
+    chunk = len(problems) if args.limit is None else max(4, 2 * args.workers)
+    i = 0
+    while i < len(problems) and (args.limit is None or len(ok) < args.limit):
+        part = problems[i : i + chunk]
+        i += len(part)
+        for p, v in zip(part, validate(part, db, workers=args.workers, timeout=args.check_timeout, progress=progress)):
+            if v.status == "ok":
+                ok.append(p)
+            else:
+                bad.append((p, v))
+    if args.limit is not None:
+        ok = ok[: args.limit]
     return ok, bad
 
 
@@ -160,8 +172,6 @@ def cmd_validate(args) -> int:
     _suite, version, problems = _select(args)
     with ResultsDB(args.db) as db:
         ok, bad = _validated(args, db, problems)
-    if args.limit is not None:
-        ok = ok[: args.limit]
     print(f"{args.suite} (version {version}): {len(ok) + len(bad)} statements, {len(ok)} compile, "
           f"{len(bad)} excluded")
     for p, v in bad:
@@ -208,8 +218,6 @@ def cmd_run(args) -> int:
     suite, version, problems = _select(args)
     with ResultsDB(args.db) as db:
         ok, bad = _validated(args, db, problems, quiet=args.quiet)
-        if args.limit is not None:
-            ok = ok[: args.limit]
         print(f"{suite.name} (version {version}): {len(ok)} problems to run, {len(bad)} excluded by validation "
               f"(not run, not counted)", flush=True)
         for b in budgets:

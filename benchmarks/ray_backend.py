@@ -37,15 +37,14 @@ def _remote_attempt(fn_ref, problem_json: str, request_json: str) -> str:
     return res.model_dump_json()
 
 
-def run_on_ray(todo, db: ResultsDB, spec, *, workers: int, attempt_fn, record) -> None:
-    from .runner import _request, hard_limit
+def run_on_ray(todo, db: ResultsDB, spec, *, workers: int, attempt_fn, record, limit: float) -> None:
+    from .runner import _request
 
     ray = import_ray()
     if not ray.is_initialized():
         ray.init(address=os.environ.get("RAY_ADDRESS") or None, ignore_reinit_error=True)
     remote = ray.remote(num_cpus=1, max_retries=0)(_remote_attempt)
     owner = current_owner()
-    limit = hard_limit(spec.timeout_s)
     queue = deque(todo)
     inflight: dict = {}
     while queue or inflight:

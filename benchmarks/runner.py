@@ -54,9 +54,10 @@ def resolve_attempt_fn(ref: str | AttemptFn) -> AttemptFn:
     return obj
 
 
-def hard_limit(timeout_s: float) -> float:
-    """Wall-clock limit after which a worker is killed: the budget plus grace for final checks."""
-    return timeout_s + max(30.0, 0.5 * timeout_s)
+def hard_limit(timeout_s: float, grace_s: float | None = None) -> float:
+    """Wall-clock limit after which a worker is killed: the budget plus grace for final checks
+    (default grace: max(30 s, half the budget))."""
+    return timeout_s + (max(30.0, 0.5 * timeout_s) if grace_s is None else grace_s)
 
 
 def safe_attempt(fn: AttemptFn, problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
@@ -167,6 +168,7 @@ def run_attempts(
     attempt_fn: str | AttemptFn = DEFAULT_ATTEMPT,
     backend: str = "local",
     retry_errors: bool = False,
+    grace_s: float | None = None,
     on_result: Callable[[BenchProblem, int, AttemptResult], None] | None = None,
 ) -> RunStats:
     """Make ``k`` attempts (seeds ``0..k-1``) per problem not yet attempted; see module docstring."""
@@ -198,9 +200,11 @@ def run_attempts(
     if backend == "ray":
         from .ray_backend import run_on_ray
 
-        run_on_ray(todo, db, spec, workers=workers, attempt_fn=attempt_fn, record=_record)
+        run_on_ray(todo, db, spec, workers=workers, attempt_fn=attempt_fn, record=_record,
+                   limit=hard_limit(spec.timeout_s, grace_s))
     else:
-        _run_local(todo, db, spec, workers=workers, attempt_fn=attempt_fn, record=_record)
+        _run_local(todo, db, spec, workers=workers, attempt_fn=attempt_fn, record=_record,
+                   limit=hard_limit(spec.timeout_s, grace_s))
     return stats
 
 
@@ -208,12 +212,11 @@ def _request(spec: RunSpec, seed: int) -> AttemptRequest:
     return AttemptRequest(seed=seed, timeout_s=spec.timeout_s, config=spec.config, config_hash=spec.config_hash)
 
 
-def _run_local(todo, db: ResultsDB, spec: RunSpec, *, workers: int, attempt_fn, record) -> None:
+def _run_local(todo, db: ResultsDB, spec: RunSpec, *, workers: int, attempt_fn, record, limit: float) -> None:
     ctx = mp.get_context("fork")
     owner = current_owner()
     queue = deque(todo)
     pool = [_Worker(ctx, attempt_fn) for _ in range(min(workers, len(queue)))]
-    limit = hard_limit(spec.timeout_s)
     try:
         while True:
             for w in pool:

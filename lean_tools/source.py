@@ -119,8 +119,8 @@ def _blank(chunk: str) -> str:
 _IDENT_CHAR = re.compile(r"[\w'.!?₀-₉ᵢ-ᵪ]")
 
 
-def mask(text: str, language: Language) -> str:
-    """``text`` with every comment and string replaced by spaces (newlines kept), same length."""
+def mask(text: str, language: Language, *, strings: bool = True) -> str:
+    """``text`` with every comment (and string, if ``strings``) replaced by spaces, same length."""
     out: list[str] = []
     i, n = 0, len(text)
     lean = language == "lean"
@@ -138,7 +138,7 @@ def mask(text: str, language: Language) -> str:
             i = j
         elif c == '"':
             j = _skip_string(text, i, language)
-            out.append(_blank(text[i:j]))
+            out.append(_blank(text[i:j]) if strings else text[i:j])
             i = j
         elif lean and c == "'" and (i == 0 or not _IDENT_CHAR.match(text[i - 1])):
             m = re.match(r"'(?:\\[^']{1,8}|[^\\'\n])'", text[i:])
@@ -317,7 +317,8 @@ def _parse_lean(text: str, theorem: str | None) -> SourceFile:
     proof_start = assign + 2
     while proof_start < decl_end and masked[proof_start].isspace():
         proof_start += 1
-    proof_end = proof_start + len(masked[proof_start:decl_end].rstrip())
+    comments_only = mask(text[:decl_end], "lean", strings=False)
+    proof_end = proof_start + len(comments_only[proof_start:decl_end].rstrip())
     proof_end = max(proof_end, proof_start)
     header_end = min(_lean_header_end(text, masked), m.start())
     stmt_end = assign

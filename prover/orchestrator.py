@@ -65,9 +65,10 @@ class Orchestrator:
         result: ProofResult | None = None
         reason = ""
         try:
-            err = self.ws.statement_error()
-            if err is not None:
-                raise BadProblem(f"{p.path or p.name}: the statement of {p.theorem_name} does not compile: {err}")
+            if self.llm is not None:  # default mode: the search opens the statement itself
+                err = self.ws.statement_error()
+                if err is not None:
+                    raise BadProblem(f"{p.path or p.name}: the statement of {p.theorem_name} does not compile: {err}")
             result = self._run_default() if self.llm is None else self._run_agent()
         except BudgetExceeded as e:
             reason = f"stopped: {e.which} budget spent" if e.which != "interrupt" else "interrupted"
@@ -112,14 +113,19 @@ class Orchestrator:
 
     def _accept(self, proof: str, lemmas_text: str, mode: str, how: str) -> ProofResult | None:
         """Assemble and ask the soundness verdict. A proof that opens with import sentences
-        (the built-in search adds its tactic libraries) is tried without them first: the
-        verdict accepts no imports beyond the problem's own."""
-        variants = [proof]
+        (the built-in search adds its tactic libraries) is tried without them first, then with
+        them moved before the helpers: never inside the proof."""
+        variants = [(proof, lemmas_text)]
         stripped = _strip_imports(proof)
         if stripped != proof and stripped.strip():
-            variants.insert(0, stripped)
-        for variant in variants:
-            candidate = render_candidate(self.problem, variant, lemmas_text)
+            imports = proof[: len(proof) - len(stripped)].strip()
+            # First without the imports; then with them as the first helper sentence (accepted
+            # only if the verdict allows standard-library imports among helpers).
+            variants = [(stripped, _join(imports, lemmas_text))]
+            if self.ws.check_decl(lemmas_text, self.problem.declaration, stripped, timeout=60).complete:
+                variants.insert(0, (stripped, lemmas_text))
+        for variant, helpers in variants:
+            candidate = render_candidate(self.problem, variant, helpers)
             verdict = self.ws.verify(candidate)
             self.trace.emit("verdict", problem=self.problem.name, accepted=verdict.accepted, reason=verdict.reason, how=how)
             if verdict.accepted:
@@ -142,6 +148,9 @@ class Orchestrator:
         found = self._direct_search("default")
         if found is not None:
             return found
+        if self._search_reason.startswith("statement error"):
+            p = self.problem
+            raise BadProblem(f"{p.path or p.name}: the statement of {p.theorem_name} does not compile: {self._search_reason[len('statement error: '):]}")
         why = f"rejected by the soundness check: {self._last_rejection.reason}" if self._last_rejection else f"built-in search found no proof ({self._search_reason})"
         return self._result(False, reason=why, mode="default", verdict=self._last_rejection)
 

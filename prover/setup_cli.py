@@ -82,7 +82,8 @@ def setup_lean() -> int:
             return 1
     steps = [
         ["lake", "exe", "cache", "get"],  # Mathlib .olean cache for the pinned tag
-        ["lake", "build"],  # the project and the REPL dependency
+        ["lake", "build"],  # the project library
+        ["lake", "build", "repl"],  # the REPL executable of the dependency
     ]
     for cmd in steps:
         if _run(cmd, cwd=LEAN_PROJECT, env=env) != 0:

@@ -14,14 +14,16 @@ with a sorry. Use ``has_sorry(check)`` or ``lean_tools.soundness`` for a verdict
 - ``mode="append"``: one process over ``text`` + ``#print axioms theorem`` on a fresh last
   line; only an info message positioned on that line is believed, so text the proof
   printed elsewhere cannot pass for the answer;
-- ``mode="module"``: compile ``text`` to ``Candidate.olean`` (``lean -o``), then a second
+- ``mode="module"``: compile ``text`` to ``Candidate.olean`` (``lean --root=<tmp> -o``), then a second
   process elaborates ``import Candidate`` + ``#print axioms`` with the temp dir on
   ``LEAN_PATH``; the candidate's own messages cannot reach that second output.
 
 What is possible without Lean (and tested): message and axiom-list parsing, argument
 building, NotInstalled. What needs Lean (tests marked ``lean``): the actual runs, the
-exact ``lean --json`` field set of a given version, ``lake env`` keeping an outer
-``LEAN_PATH`` (relied on by ``mode="module"``).
+exact ``lean --json`` field set of a given version. Read from the sources, not run:
+``lean -o`` needs the module name from ``--root`` (Lean's shell), and ``lake env`` keeps an
+outer ``LEAN_PATH`` after the workspace's (Lake's ``Workspace.augmentedLeanPath``), which
+``mode="module"`` relies on to find ``Candidate.olean``.
 """
 
 from __future__ import annotations
@@ -211,7 +213,9 @@ class LeanChecker:
                 src = Path(tmp) / "Candidate.lean"
                 src.write_text(text, encoding="utf-8")
                 build = self._run(
-                    ["env", "lean", "--json", "-o", str(Path(tmp) / "Candidate.olean"), str(src)], timeout
+                    # With -o, Lean needs a module name: the path relative to --root (default: cwd).
+                    ["env", "lean", "--json", f"--root={tmp}", "-o", str(Path(tmp) / "Candidate.olean"), str(src)],
+                    timeout,
                 )
                 if not build.ok:
                     return AxiomReport(theorem=theorem, axioms=None, check=build)

@@ -23,9 +23,14 @@ import json, os, sys, time
 args = sys.argv[1:]
 assert args[:3] == ["env", "lean", "--json"], args
 out = None
+path = args[-1]
 if "-o" in args:
     out = args[args.index("-o") + 1]
-path = args[-1]
+    # Real lean: with -o the module name is required, from the path relative to --root (default: cwd).
+    roots = [a.split("=", 1)[1] for a in args if a.startswith("--root=")] or [os.getcwd()]
+    if os.path.dirname(os.path.abspath(path)) != os.path.abspath(roots[0]):
+        print(f"input file '{path}' must be contained in root directory", file=sys.stderr)
+        sys.exit(1)
 text = open(path, encoding="utf-8").read()
 lines = text.split("\n")
 if lines[0].startswith("import Candidate"):

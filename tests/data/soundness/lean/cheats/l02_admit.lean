@@ -1,0 +1,6 @@
+-- cheat: admit tactic | problem: false_claim.lean | static: lean.hole
+import Mathlib
+
+-- A FALSE statement: every accepted candidate would be a soundness bug.
+theorem false_claim : ∀ n : ℕ, n + 1 = n := by
+  intro n; admit

@@ -1,0 +1,8 @@
+-- honest | problem: nat_add.lean | omega
+import Mathlib
+
+open Nat
+
+/-- Commutativity of addition. -/
+theorem nat_add (n m : ℕ) : n + m = m + n := by
+  omega

@@ -1,0 +1,13 @@
+-- honest | problem: mathd_algebra_171.lean | miniF2F statement, Unicode names
+import Mathlib
+
+set_option maxHeartbeats 0
+
+open BigOperators Real Nat Topology Rat
+
+theorem mathd_algebra_171
+  (f : ℝ → ℝ)
+  (h₀ : ∀x, f x = 5 * x + 4) :
+  f 1 = 9 := by
+  rw [h₀]
+  norm_num

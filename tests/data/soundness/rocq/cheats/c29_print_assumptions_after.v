@@ -1,0 +1,10 @@
+(* cheat: Print Assumptions appended after the proof | problem: nat_add.v | static: candidate.suffix | dynamic: accepted *)
+Require Import Arith Lia.
+
+(* Commutativity of addition on nat. *)
+Theorem nat_add (n m : nat) : n + m = m + n.
+Proof.
+  lia.
+Qed.
+
+Print Assumptions nat_add.

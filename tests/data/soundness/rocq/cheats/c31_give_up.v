@@ -1,0 +1,8 @@
+(* cheat: give_up leaves the goal shelved | problem: false_claim.v | static: rocq.hole | dynamic: compile *)
+Require Import Arith.
+
+(* A FALSE statement: every accepted candidate would be a soundness bug. *)
+Theorem false_claim : forall n : nat, n + 1 = n.
+Proof.
+  intros n. give_up.
+Qed.

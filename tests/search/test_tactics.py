@@ -1,0 +1,106 @@
+"""Tactic tables as text: goal parsing, domain guesses, which candidates each goal gets."""
+
+import pytest
+
+from prover.search.tactics import ROCQ, get_table, parse_goal, rocq_domain, rocq_wrap
+
+ROCQ_GOAL = """  x, y : R
+  H : x < y
+  h : forall t : R,
+      f t = 2 * t + 1
+  ============================
+  x + 1 < y + 1 /\\ True"""
+
+LEAN_GOAL = """x y : ℝ
+h₀ : x < y
+⊢ x + 1 < y + 1 ∧ True"""
+
+
+def tactics(cands):
+    return [c.tactic for c in cands]
+
+
+def test_parse_rocq_goal_hyps_and_continuations():
+    g = parse_goal(ROCQ_GOAL, "rocq")
+    assert g.concl == "x + 1 < y + 1 /\\ True"
+    assert [h.names for h in g.hyps] == [("x", "y"), ("H",), ("h",)]
+    assert g.hyps[2].type == "forall t : R, f t = 2 * t + 1"
+    assert g.vars_of("R") == ["x", "y"]
+
+
+def test_parse_lean_goal():
+    g = parse_goal(LEAN_GOAL, "lean")
+    assert g.concl == "x + 1 < y + 1 ∧ True"
+    assert g.hyps[0].names == ("x", "y") and g.hyps[0].type == "ℝ"
+    assert g.hyps[1].names == ("h₀",)
+
+
+def test_parse_bare_conclusion():
+    g = parse_goal("forall n : nat, n + 0 = n", "rocq")
+    assert g.hyps == () and g.concl.startswith("forall")
+
+
+def test_domain_guesses():
+    assert rocq_domain(parse_goal(ROCQ_GOAL, "rocq")).real
+    nat_goal = parse_goal("  n : nat\n  H : n < 5\n  ============================\n  n * n < 25", "rocq")
+    d = rocq_domain(nat_goal)
+    assert d.natural and not d.real
+
+
+def test_real_goal_gets_real_closers_and_steps():
+    closers, steps = ROCQ.candidates(ROCQ_GOAL, depth=0)
+    names = tactics(closers)
+    assert "lra" in names and "lia" not in names
+    assert "split" in tactics(steps)
+    assert "rewrite !h in *" in tactics(steps)  # h defines f, and f is used nowhere else... see below
+
+
+def test_rewrite_def_only_when_function_is_used():
+    goal = "  f : R -> R\n  h : forall x : R, f x = 2 * x\n  ============================\n  f 3 = 6"
+    _, steps = ROCQ.candidates(goal, depth=0)
+    assert "rewrite !h in *" in tactics(steps)
+    unused = "  f : R -> R\n  h : forall x : R, f x = 2 * x\n  ============================\n  3 = 3"
+    _, steps = ROCQ.candidates(unused, depth=0)
+    assert "rewrite !h in *" not in tactics(steps)
+
+
+def test_nat_goal_gets_lia_and_bounded_case_split():
+    goal = "  n : nat\n  H : n < 4\n  H0 : n * n = 9\n  ============================\n  n = 3"
+    closers, steps = ROCQ.candidates(goal, depth=0)
+    assert tactics(closers)[:2] == ["reflexivity", "lia"]
+    splits = [c for c in steps if c.tag == "case-split"]
+    assert len(splits) == 1 and splits[0].tactic.startswith("do 4 (destruct n as [|n];")
+
+
+def test_nonlinear_real_goal_gets_psatz_and_square_hints():
+    goal = "  a, b : R\n  ============================\n  2 * a * b <= a ^ 2 + b ^ 2"
+    closers, _ = ROCQ.candidates(goal, depth=0)
+    names = tactics(closers)
+    assert "psatz R 2" in names
+    assert any("pow2_ge_0 (a - b)" in t for t in names)
+
+
+def test_local_definitions_are_unfolded():
+    goal = "  ============================\n  sum_digits 123 = 6"
+    _, steps = ROCQ.candidates(goal, depth=0, local_defs=("sum_digits", "other"))
+    assert "unfold sum_digits in *" in tactics(steps)
+    assert "unfold other in *" not in tactics(steps)
+
+
+def test_rocq_wrap_rounds_up_to_whole_seconds():
+    assert rocq_wrap("lia", 0.3) == "Timeout 1 (lia)."
+    assert rocq_wrap("nra", 2.5) == "Timeout 3 (nra)."
+    assert ROCQ.proof_line("lia") == "lia."
+
+
+def test_lean_table_has_its_own_tactics():
+    lean = get_table("lean")
+    closers, steps = lean.candidates(LEAN_GOAL, depth=0)
+    assert "linarith" in tactics(closers) and "lia" not in tactics(closers)
+    assert "constructor" in tactics(steps)
+    assert lean.wrap("linarith", 2) == "linarith"
+
+
+def test_unknown_language_is_refused():
+    with pytest.raises(ValueError, match="no tactic table"):
+        get_table("isabelle")
