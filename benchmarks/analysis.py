@@ -84,7 +84,7 @@ def load(paths: list[str | Path]) -> Dataset:
     problems: dict[str, dict] = {}
     validation: dict[str, tuple[str, str, str]] = {}
     for path in paths:
-        with ResultsDB(path) as db:
+        with ResultsDB(path, readonly=True) as db:
             c = db.conn
             for r in c.execute("SELECT * FROM problems"):
                 problems[r["problem_id"]] = {"suite": r["suite"], "name": r["name"], "language": r["language"],

@@ -215,6 +215,10 @@ def cmd_run(args) -> int:
     if any(b <= 0 for b in budgets):
         raise UsageError("budgets must be positive")
     config, stem = _load_config(args.config)
+    from .runner import resolve_attempt_fn
+
+    if args.attempt_fn:
+        resolve_attempt_fn(args.attempt_fn)  # a bad reference fails before any validation work
     suite, version, problems = _select(args)
     with ResultsDB(args.db) as db:
         ok, bad = _validated(args, db, problems, quiet=args.quiet)

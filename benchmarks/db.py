@@ -95,8 +95,9 @@ def owner_alive(owner: str) -> bool | None:
 class ResultsDB:
     """Open (creating if new) a results database; raises ``DBError`` on a bad file."""
 
-    def __init__(self, path: str | os.PathLike):
+    def __init__(self, path: str | os.PathLike, *, readonly: bool = False):
         self.path = Path(path)
+        self.readonly = readonly
         self.conn = self._open()
 
     def _open(self) -> sqlite3.Connection:
@@ -108,22 +109,32 @@ class ResultsDB:
                     raise DBError(f"{self.path} is not a SQLite database (corrupted, or another kind of file)")
         if not self.path.parent.exists():
             raise DBError(f"directory {self.path.parent} does not exist")
+        if self.readonly and not self.path.is_file():
+            raise DBError(f"no such results database: {self.path}")
         try:
-            conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+            if self.readonly:
+                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=30.0,
+                                       isolation_level=None)
+            else:
+                conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
             conn.row_factory = sqlite3.Row
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 raise DBError(f"{self.path} is corrupted: {check}")
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if not tables and self.readonly:
+                raise DBError(f"{self.path} is empty, not a results database")
             if not tables:
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.executescript("BEGIN;" + _DDL + "COMMIT;")
                 conn.execute("INSERT INTO meta VALUES ('schema', ?), ('version', ?)", (SCHEMA_NAME, str(SCHEMA_VERSION)))
             else:
                 self._check_schema(conn, tables)
-                conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA foreign_keys=ON")
+                if not self.readonly:
+                    conn.execute("PRAGMA journal_mode=WAL")
+            if not self.readonly:
+                conn.execute("PRAGMA synchronous=NORMAL")
+                conn.execute("PRAGMA foreign_keys=ON")
         except sqlite3.DatabaseError as e:
             raise DBError(f"{self.path} is not a usable SQLite database: {e}") from None
         return conn

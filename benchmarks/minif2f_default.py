@@ -102,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seconds", type=float, default=4.0, help="search seconds per problem")
     ap.add_argument("--max-expansions", type=int, default=40)
+    ap.add_argument("--clock", default="cpu", choices=["cpu", "wall"], help="what --seconds measures (cpu: coqtop CPU time)")
     ap.add_argument("--mode", default="default", choices=["default", "baseline"])
     ap.add_argument("--only", default="", help="comma-separated problem names to run")
     ap.add_argument("--limit", type=int, default=0, help="run at most this many problems")
@@ -129,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
                 row = json.loads(line)
                 done[row["name"]] = row
     todo = [f for f in files if f.stem not in done]
-    budget_kw = {"seconds": args.seconds, "max_expansions": args.max_expansions}
+    budget_kw = {"seconds": args.seconds, "max_expansions": args.max_expansions, "clock": args.clock}
     jobs = [(str(f), args.mode, budget_kw) for f in todo]
 
     import multiprocessing as mp

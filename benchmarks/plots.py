@@ -72,6 +72,9 @@ def plot_scaling(sweep: Sweep, axis: str, path: Path) -> Path | None:
         ax.plot(xs, [fit.predict(x) * 100 for x in xs], "k--", linewidth=1,
                 label=f"fit {fit.a * 100:.1f} + {fit.b * 100:.2f}·ln(x) %, R²={r2}")
     ax.set_xscale("log")
+    from matplotlib.ticker import NullFormatter
+
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel(AXIS_LABEL.get(axis, axis))
     ax.set_ylabel("solved (%)")
     ax.grid(True, alpha=0.3, which="both")

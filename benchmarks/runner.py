@@ -241,6 +241,7 @@ def _run_local(todo, db: ResultsDB, spec: RunSpec, *, workers: int, attempt_fn, 
                     try:
                         res = AttemptResult.model_validate_json(w.conn.recv())
                     except (EOFError, OSError):
+                        w.proc.join(timeout=5)
                         code = w.proc.exitcode
                         w.kill()
                         pool[i] = _Worker(ctx, attempt_fn)

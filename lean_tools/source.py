@@ -92,16 +92,29 @@ class SourceFile(BaseModel):
             return body in ("sorry", "by sorry", "by\nsorry", "by")
         return self.terminator in ("Admitted.", "") or body in ("admit.",)
 
-    def render(self, proof: str, terminator: str = "Qed.") -> str:
+    def render(self, proof: str, terminator: str = "Qed.", helpers: str = "") -> str:
         """The full file with ``proof`` as the target's body.
+
+        ``helpers``: complete declarations (lemmas with proofs) inserted just before the
+        target declaration, the one place ``lean_tools.soundness`` accepts new text.
 
         Lean: ``proof`` replaces the text after ``:=`` (give ``by ...`` or a term).
         Rocq: ``proof`` is the tactic script; it replaces everything between ``Proof.`` and
         the old terminator, and ``terminator`` is appended unless ``proof`` already ends
         with ``Qed.``/``Defined.``/``Admitted.``. A ``Proof.`` line is added if missing.
         """
+        text = self.text
+        if helpers.strip():
+            extra = helpers.strip("\n") + "\n\n"
+            shifted = self.model_copy(
+                update={
+                    "text": text[: self.decl_start] + extra + text[self.decl_start :],
+                    **{k: getattr(self, k) + len(extra) for k in ("decl_start", "statement_start", "statement_end", "proof_start", "proof_end", "decl_end")},
+                }
+            )
+            return shifted.render(proof, terminator)
         if self.language == "lean":
-            return self.text[: self.proof_start] + proof + self.text[self.proof_end :]
+            return text[: self.proof_start] + proof + text[self.proof_end :]
         body = proof.strip()
         if re.search(r"(?:^|\s)(?:Qed|Defined|Admitted)\s*\.\s*$", body) is None and terminator:
             body = (body + "\n" + terminator) if body else terminator
@@ -233,7 +246,7 @@ LEAN_COMMAND_WORDS = (
     "run_cmd run_elab run_meta declare_syntax_cat private protected noncomputable partial unsafe nonrec scoped "
     "local omit include irreducible_def add_decl_doc assert_not_exists"
 ).split()
-_LEAN_CMD_START = re.compile(
+LEAN_COMMAND_START = re.compile(
     r"^(?:@\[|#[a-zA-Z_]|(?:" + "|".join(map(re.escape, LEAN_COMMAND_WORDS)) + r")(?![\w'.!?]))",
     re.M,
 )
@@ -279,7 +292,7 @@ _LET_WORD = re.compile(r"(?:let|letI|have|haveI)(?![\w'.!?])")
 def _lean_header_end(text: str, masked: str) -> int:
     """End offset of the import block plus directly following open/set_option/universe commands."""
     pos = 0
-    cmds = list(_LEAN_CMD_START.finditer(masked))
+    cmds = list(LEAN_COMMAND_START.finditer(masked))
     for k, m in enumerate(cmds):
         nxt = cmds[k + 1].start() if k + 1 < len(cmds) else len(masked)
         chunk = masked[m.start() : nxt]
@@ -297,7 +310,7 @@ def _lean_header_end(text: str, masked: str) -> int:
 
 def _parse_lean(text: str, theorem: str | None) -> SourceFile:
     masked = mask(text, "lean")
-    cmd_starts = [m.start() for m in _LEAN_CMD_START.finditer(masked)]
+    cmd_starts = [m.start() for m in LEAN_COMMAND_START.finditer(masked)]
     decls = []
     for m in _LEAN_DECL.finditer(masked):
         name = m.group("name") or ""

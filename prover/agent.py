@@ -12,9 +12,8 @@ it is tentative until the assembled file passes the soundness verdict.
 
 from __future__ import annotations
 
-import json
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from . import prompts, tools
 from .chat import call_model

@@ -47,4 +47,4 @@ def prove(
             tr.close()
 
 
-__all__ = ["load_problem", "prove", "Problem", "ProofResult", "ProverConfig"]
+__all__ = ["Problem", "ProofResult", "ProverConfig", "load_problem", "prove"]

@@ -17,7 +17,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 
 class _Cfg(BaseModel):
@@ -111,7 +111,7 @@ class ProverConfig(_Cfg):
     def uses_model(self) -> bool:
         return self.model.type != "none"
 
-    def with_overrides(self, **dotted: Any) -> "ProverConfig":
+    def with_overrides(self, **dotted: Any) -> ProverConfig:
         """Return a copy with ``section__field=value`` (or ``"section.field"``) overrides; None values are skipped."""
         data = self.model_dump()
         for key, value in dotted.items():

@@ -17,7 +17,7 @@ _ROCQ_END = re.compile(r"\b(Qed|Admitted|Defined|Abort)\s*\.(?=\s|$)")
 _LEAN_TOP = re.compile(
     r"^(?:@\[[^\]]*\]\s*)?(?:private\s+|protected\s+|noncomputable\s+)*"
     r"(theorem|lemma|def|abbrev|example|instance|structure|inductive|class|namespace|end|section|open|variable|#\w+)\b",
-    re.M,
+    re.MULTILINE,
 )
 
 
@@ -142,11 +142,11 @@ class LangSpec:
 
     def extract_code(self, reply: str) -> str | None:
         """The last fenced code block in ``reply`` whose tag is this language's (or untagged)."""
-        blocks = re.findall(r"```([\w+-]*)[^\n]*\n(.*?)```", reply, re.S)
+        blocks = re.findall(r"```([\w+-]*)[^\n]*\n(.*?)```", reply, re.DOTALL)
         good = [b for tag, b in blocks if tag.lower() in self.fence or tag == ""]
         if good:
             return good[-1]
-        open_block = re.search(r"```([\w+-]*)[^\n]*\n(.*)$", reply, re.S)
+        open_block = re.search(r"```([\w+-]*)[^\n]*\n(.*)$", reply, re.DOTALL)
         if open_block and open_block.group(1).lower() in self.fence + ("",):
             return open_block.group(2)
         return None

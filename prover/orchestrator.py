@@ -30,36 +30,54 @@ from .config import ProverConfig
 from .errors import BadProblem, BudgetExceeded
 from .informal import informal_proof
 from .problem import render_candidate
-from .records import LemmaGoal, LemmaResult, LemmaSpec, Problem, ProofResult, Sketch, VerdictRecord
+from .records import (
+    LemmaGoal,
+    LemmaResult,
+    LemmaSpec,
+    Problem,
+    ProofResult,
+    Sketch,
+    VerdictRecord,
+)
 from .trace import Trace
 from .workspace import Workspace
 
 
 class Orchestrator:
     def __init__(self, problem: Problem, config: ProverConfig, *, trace: Trace, pool=None, llm=None, cancel: threading.Event | None = None, cache: LemmaCache | None = None):
+        """Nothing starts here: the pool (when none is given) and the model client are made in ``run``."""
         self.problem = problem
         self.config = config
         self.trace = trace
         self._own_pool = pool is None
-        if pool is None:
-            from lean_tools.pool import SessionPool
-
-            pool = SessionPool(max_sessions=max(2, config.prover.workers + 1))
         self.pool = pool
-        if llm is None and config.uses_model:
-            from .llm import make_llm
-
-            llm = make_llm(config)
         self.llm = llm
         self.budget = Budget(config.budget, cancel=cancel)
-        self.ws = Workspace(problem, config, self.budget, trace, pool)
-        self.cache = cache if cache is not None else LemmaCache(config.prover.cache_path)
+        self.ws: Workspace | None = None
+        self._cache = cache
         self.lemma_results: dict[str, LemmaResult] = {}
         self._results_lock = threading.Lock()
+
+    def _setup(self) -> None:
+        if self.pool is None:
+            from lean_tools.pool import SessionPool
+
+            self.pool = SessionPool(max_sessions=max(2, self.config.prover.workers + 1))
+        if self.llm is None and self.config.uses_model:
+            from .llm import make_llm
+
+            self.llm = make_llm(self.config)
+        self.ws = Workspace(self.problem, self.config, self.budget, self.trace, self.pool)
+        self.cache = self._cache if self._cache is not None else LemmaCache(self.config.prover.cache_path)
 
     # --- entry ---------------------------------------------------------------------------
     def run(self) -> ProofResult:
         p = self.problem
+        try:
+            self._setup()
+        except BaseException:
+            self._close()
+            raise
         mode = "agent" if self.llm is not None else "default"
         self.trace.emit("start", problem=p.name, language=p.language, theorem=p.theorem_name, mode=mode, config=self.config.summary(), model=getattr(self.llm, "name", ""))
         result: ProofResult | None = None
@@ -77,8 +95,8 @@ class Orchestrator:
             self.budget.cancel()
             self.budget.stopped_by = "interrupt"
             reason = "interrupted"
-        except (BadProblem, NotInstalled) as e:
-            self.trace.emit("end", problem=p.name, proved=False, reason=str(e), spent=self.budget.spent())
+        except Exception as e:  # BadProblem, NotInstalled, or a bug: the trace still gets its end
+            self.trace.emit("end", problem=p.name, proved=False, reason=f"{type(e).__name__}: {e}", spent=self.budget.spent())
             self._close()
             raise
         finally:
@@ -91,7 +109,7 @@ class Orchestrator:
         return result
 
     def _close(self) -> None:
-        if self._own_pool:
+        if self._own_pool and self.pool is not None:
             self.pool.close()
 
     def _result(self, proved: bool, *, reason: str, mode: str, text: str | None = None, verdict: VerdictRecord | None = None) -> ProofResult:
@@ -124,6 +142,7 @@ class Orchestrator:
             variants = [(stripped, _join(imports, lemmas_text))]
             if self.ws.check_decl(lemmas_text, self.problem.declaration, stripped, timeout=60).complete:
                 variants.insert(0, (stripped, lemmas_text))
+        self._stage("soundness verdict")
         for variant, helpers in variants:
             candidate = render_candidate(self.problem, variant, helpers)
             verdict = self.ws.verify(candidate)
@@ -134,7 +153,11 @@ class Orchestrator:
         return None
 
     # --- default mode ----------------------------------------------------------------------
+    def _stage(self, name: str) -> None:
+        self.trace.emit("stage", problem=self.problem.name, stage=name)
+
     def _direct_search(self, mode: str) -> ProofResult | None:
+        self._stage("built-in search")
         seconds = min(self.config.search.timeout_s, self.budget.remaining_wall())
         out = self.ws.run_search(self.problem.declaration, seconds, label=self.problem.theorem_name)
         if out.proved and out.proof:
@@ -163,6 +186,7 @@ class Orchestrator:
             found = self._direct_search("agent")
             if found is not None:
                 return found
+        self._stage("informal proof")
         informal = informal_proof(p, self.llm, enabled=cfg.prover.informal, budget=self.budget, trace=self.trace)
         self.trace.emit("informal", problem=p.name, source=informal.source, text=informal.text[:4000])
         from sketch.stage import make_sketch
@@ -170,9 +194,13 @@ class Orchestrator:
         failed_notes: list[str] = []
         last_reason = "no sketch compiled"
         for rnd in range(cfg.prover.sketch_rounds):
+            self._stage(f"sketch round {rnd}")
             sk = make_sketch(p, informal.text, self.llm, self.ws, cfg, self.trace, self.budget, round=rnd, failed=tuple(failed_notes[-8:]))
             if not sk.checked:
                 last_reason = f"sketch did not compile: {sk.errors[0] if sk.errors else '?'}"
+                if sk.errors and sk.errors[0].startswith("model error: connection failed"):
+                    last_reason = f"model endpoint unreachable ({sk.errors[0][len('model error: '):]})"
+                    break
                 failed_notes.append(f"(round {rnd}: the sketch itself did not compile: {last_reason[:200]})")
                 continue
             results = self._prove_lemmas(sk)
@@ -244,7 +272,7 @@ class Orchestrator:
                     lem = by_name[n]
                     goal = self.make_goal(n, lem.declaration, context_for(n))
                     self.trace.emit("lemma_start", problem=self.problem.name, lemma=n, depth=0)
-                    running[ex.submit(self.prove_lemma, goal, lem.proof)] = n
+                    running[ex.submit(self._prove_top, goal, lem.proof)] = n
                 if failed and not running:
                     break
                 if not running:
@@ -265,6 +293,15 @@ class Orchestrator:
         for n in pending:
             results[n] = LemmaResult(name=n, proved=False, reason="not started: another lemma of this sketch failed")
         return results
+
+    def _prove_top(self, goal: LemmaGoal, sketch_proof: str | None) -> LemmaResult:
+        """``prove_lemma`` for a worker thread: an unexpected error fails this lemma, not the run."""
+        try:
+            return self.prove_lemma(goal, sketch_proof)
+        except (BudgetExceeded, NotInstalled):
+            raise
+        except Exception as e:  # noqa: BLE001 - recorded as data
+            return self._record(LemmaResult(name=goal.name, proved=False, reason=f"internal error: {type(e).__name__}: {e}"), goal.depth)
 
     def _record(self, r: LemmaResult, depth: int) -> LemmaResult:
         with self._results_lock:
@@ -325,4 +362,4 @@ def _wait_quietly(futures: list[Future], timeout: float) -> None:
         wait(futures, timeout=timeout)
 
 
-__all__ = ["Orchestrator", "LemmaSpec"]
+__all__ = ["LemmaSpec", "Orchestrator"]

@@ -96,7 +96,10 @@ def render_candidate(problem: Problem, proof: str, lemmas: str = "") -> str:
     if pre and not pre.endswith("\n"):
         pre += "\n"
     tail = problem.postamble
-    return pre + block + lang.render(problem.declaration, proof) + (tail if tail.startswith("\n") or not tail else "\n" + tail)
+    out = pre + block + lang.render(problem.declaration, proof)
+    if tail.strip():
+        out += tail if tail.startswith("\n") else "\n" + tail
+    return out.rstrip() + "\n"
 
 
 def body_after_header(problem: Problem, full_text: str) -> str:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import time
 from typing import Any, Literal
 
+from pydantic import Field
+
 from lean_tools.types import Record
 
 Language = Literal["lean", "rocq"]
@@ -178,8 +180,8 @@ class TraceEvent(Record):
     kind: str
     problem: str = ""
     lemma: str | None = None
-    data: dict[str, Any] = {}
+    data: dict[str, Any] = Field(default_factory=dict)
 
     @classmethod
-    def now(cls, start: float, kind: str, **fields: Any) -> "TraceEvent":
+    def now(cls, start: float, kind: str, **fields: Any) -> TraceEvent:
         return cls(t=round(time.monotonic() - start, 4), kind=kind, **fields)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Self
 
 from .records import TraceEvent
 
@@ -42,7 +43,7 @@ class Trace:
         for fn in list(self._listeners):
             try:
                 fn(ev)
-            except Exception:  # noqa: BLE001 - a broken view must not stop the prover
+            except Exception:  # noqa: BLE001, S110 - a broken view must not stop the prover
                 pass
         return ev
 
@@ -55,7 +56,7 @@ class Trace:
                 self._fh.close()
                 self._fh = None
 
-    def __enter__(self) -> "Trace":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Self
 
 from rich.console import Console, Group
 from rich.live import Live
@@ -50,8 +51,8 @@ class LiveView:
                 self.attempts += 1
                 if ev.kind == "search" and ev.lemma is None:
                     self.stage = "built-in search"
-            elif ev.kind == "informal":
-                self.stage = "informal proof"
+            elif ev.kind == "stage":
+                self.stage = str(d.get("stage", self.stage))
             elif ev.kind == "sketch":
                 self.stage = f"sketch round {d.get('round', 0)}: proving lemmas"
                 for name in d.get("lemmas", []):
@@ -90,7 +91,7 @@ class LiveView:
             )
             return Group(root, footer)
 
-    def __enter__(self) -> "LiveView":
+    def __enter__(self) -> Self:
         self._live = Live(self.render(), console=self.console, refresh_per_second=4, transient=False)
         self._live.__enter__()
         return self

@@ -14,7 +14,12 @@ import re
 from dataclasses import dataclass, field
 
 from lean_tools import sandbox
-from lean_tools.types import InvalidRequest, NotInstalled, ProofAssistantError, SessionTimeout
+from lean_tools.types import (
+    InvalidRequest,
+    NotInstalled,
+    ProofAssistantError,
+    SessionTimeout,
+)
 
 from .budget import Budget
 from .config import ProverConfig
@@ -34,6 +39,8 @@ class CheckResult:
     cpu_s: float = 0.0
     wall_s: float = 0.0
     timed_out: bool = False
+    hole_goals: tuple[str, ...] = ()
+    """Goals at holes (Lean ``sorry``), when the backend reports them."""
 
     def feedback(self, limit: int = 2500) -> str:
         if self.complete:
@@ -99,7 +106,8 @@ class Workspace:
         open_state = any(h.state is not None for h in out.holes)
         holed = final_decl is not None and self.lang.has_hole(final_decl)
         complete = not errors and not out.goals and not open_state and not holed
-        return CheckResult(not errors, complete, errors, tuple(out.goals), out.cpu_seconds, out.wall_seconds)
+        hole_goals = tuple(h.goal for h in out.holes if h.goal and not h.goal.startswith("<"))
+        return CheckResult(not errors, complete, errors, tuple(out.goals), out.cpu_seconds, out.wall_seconds, hole_goals=hole_goals)
 
     def check_decl(self, context: str, declaration: str, proof: str, *, timeout: float | None = None) -> CheckResult:
         code = _join(context, self.lang.render(declaration, proof))
@@ -113,6 +121,8 @@ class Workspace:
         body = (prefix.strip() + "\n" if prefix.strip() else "") + "sorry"
         code = _join(context, self.lang.render(declaration, body))
         res = self.check(code, attempt=False)
+        if not res.goals and res.hole_goals:
+            res = CheckResult(res.ok, res.complete, res.errors, res.hole_goals[-1:], res.cpu_s, res.wall_s, res.timed_out, res.hole_goals)
         return res
 
     def statement_error(self) -> str | None:
@@ -146,7 +156,7 @@ class Workspace:
             raise NotInstalled("coqtop", "run `prover-setup rocq`") from None
         self.budget.charge_check(r.cpu_seconds, attempt=False)
         text = re.sub(r"Coq < ", "", r.stdout).strip()
-        lines = [line for line in text.splitlines() if line.strip()]
+        lines = [line for line in text.splitlines() if line.strip() and not line.startswith(("Welcome to Coq", "[Loading ML file"))]
         if not lines:
             return "no results" + (f" ({r.stderr.strip()[:200]})" if r.stderr.strip() else "")
         more = f"\n... ({len(lines) - 40} more)" if len(lines) > 40 else ""

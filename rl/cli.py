@@ -18,7 +18,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("config", help="TOML config (see rl/configs/)")
     ap.add_argument("--output", help="output directory (overrides output.dir)")
     ap.add_argument("overrides", nargs="*", help="key.sub=value overrides, e.g. trainer.steps=5")
-    args = ap.parse_args(argv)
+    args = ap.parse_intermixed_args(argv)
     overrides = list(args.overrides)
     if args.output:
         overrides.append(f"output.dir={args.output!r}".replace("'", '"'))

@@ -155,6 +155,14 @@ class _Workers:
             t.start()
 
     def _run(self) -> None:
+        try:
+            self._loop()
+        finally:
+            release = getattr(self.job.verifier, "close_thread_sessions", None)
+            if release is not None:
+                release()
+
+    def _loop(self) -> None:
         job, n = self.job, self.job.cfg.sampler.group_size
         while not self.stop_flag.is_set():
             with self.lock:
@@ -317,6 +325,7 @@ def _row(job: Job, mode: str, res: dict, samples: list, eps: list[Episode], stat
         fam.setdefault(e.family, []).append(e.solved)
     stal = [s.staleness for s in samples]
     tokens = int(res.get("tokens", 0))
+    seq_tokens = int(res.get("seq_tokens", 0))
     train_s = res.get("train_seconds", 0.0)
     return StepMetrics(
         step=job.step, mode=mode, loss=res.get("loss", 0.0),
@@ -336,12 +345,14 @@ def _row(job: Job, mode: str, res: dict, samples: list, eps: list[Episode], stat
         rollouts_per_s=len(eps) / wall if wall else 0.0,
         checks_per_s=(sum(len(e.turns) for e in eps)) / wall if wall else 0.0,
         train_tokens_per_s=tokens / train_s if train_s else 0.0,
+        train_seq_tokens=seq_tokens,
         by_family={k: sum(v) / len(v) for k, v in sorted(fam.items())},
     )
 
 
 def _accumulate(acc: dict, row: StepMetrics) -> None:
     for k in ("step_seconds", "wait_seconds", "train_seconds", "gen_seconds", "check_seconds", "tokens",
+              "train_seq_tokens",
               "fresh_checks", "cache_hits", "samples_dropped_stale", "groups_dropped_uniform"):
         acc[k] = acc.get(k, 0) + getattr(row, k)
     acc["steps"] = acc.get("steps", 0) + 1
@@ -355,6 +366,7 @@ def _finish(acc: dict) -> None:
     acc["verdicts_per_s"] = acc.get("checks", 0) / wall
     acc["fresh_checks_per_s"] = acc.get("fresh_checks", 0) / wall
     acc["train_tokens_per_s"] = acc.get("tokens", 0) / max(1e-9, acc.get("train_seconds", 0))
+    acc["train_seq_tokens_per_s"] = acc.get("train_seq_tokens", 0) / max(1e-9, acc.get("train_seconds", 0))
     acc["seconds_per_step"] = wall / max(1, acc.get("steps", 1))
     acc["share_waiting_for_rollouts"] = acc.get("wait_seconds", 0) / wall
     acc["share_training"] = acc.get("train_seconds", 0) / wall

@@ -122,5 +122,8 @@ class StepMetrics(_Record):
     rollouts_per_s: float = 0.0
     checks_per_s: float = 0.0
     train_tokens_per_s: float = 0.0
+    """Action tokens (the ones with a loss) per second of training."""
+    train_seq_tokens: int = 0
+    """Prompt + action tokens the trainer ran forward/backward over (one epoch)."""
     heldout_pass1: float | None = None
     by_family: dict[str, float] = {}

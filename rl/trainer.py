@@ -101,5 +101,6 @@ class Trainer:
                     totals[k] = totals.get(k, 0.0) + v
         res = {k: v / max(1, updates) for k, v in totals.items()}
         res["tokens"] = float(batch.mask.sum())
+        res["seq_tokens"] = float((batch.ids != 0).sum())
         res["train_seconds"] = time.perf_counter() - t0
         return res

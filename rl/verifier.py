@@ -177,6 +177,19 @@ class Verifier:
             with self._lock:
                 self._cache[key] = v
 
+    def close_thread_sessions(self) -> None:
+        """Close the calling thread's warm sessions (a rollout thread calls this as it exits)."""
+        sessions = getattr(self._local, "sessions", None) or {}
+        self._local.sessions = {}
+        for s in sessions.values():
+            with self._lock:
+                if s in self._sessions:
+                    self._sessions.remove(s)
+            try:
+                s.close()
+            except Exception:  # noqa: BLE001
+                pass
+
     def close(self) -> None:
         with self._lock:
             sessions, self._sessions = self._sessions, []

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from ..source import LEAN_THEOREM_KEYWORDS, ROCQ_THEOREM_KEYWORDS, Language, ParseError, SourceFile
-from ..source import _LEAN_CMD_START, mask, normalize, parse_source, rocq_sentences
+from ..source import LEAN_COMMAND_START, mask, normalize, parse_source, rocq_sentences
 from ..types import Record
 from .screens import screen, skeleton
 from .verdict import Finding
@@ -68,7 +68,7 @@ def _units(text: str, end: int, language: Language) -> list[tuple[int, int]]:
         if masked[rest_start:].strip():
             out.append((rest_start, end))  # trailing text without a final period
         return out
-    starts = [m.start() for m in _LEAN_CMD_START.finditer(masked)]
+    starts = [m.start() for m in LEAN_COMMAND_START.finditer(masked)]
     bounds = [0, *[s for s in starts if s > 0], end]
     return [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
 
@@ -156,10 +156,10 @@ def check_candidate(problem: SourceFile, candidate_text: str) -> CandidateResult
     # Rule 1: one target; no look-alike of its name.
     decl_names = _all_decl_names(mask(candidate_text, lang), lang)
     same = [n for n in decl_names if n == name]
-    if len(same) != 1:
+    if name and len(same) != 1:
         return fail("candidate.duplicate", f"theorem {name} is declared {len(same)} times in the candidate")
     for n in decl_names:
-        if n != name and skeleton(n) == skeleton(name):
+        if name and n != name and skeleton(n) == skeleton(name):
             return fail("lookalike", f"declaration {n!r} is a look-alike of the theorem name {name!r}")
     # Rule 2: the problem's prefix units come first, unchanged.
     pu = _units(problem.text, problem.decl_start, lang)

@@ -25,6 +25,8 @@ def verify_lean(problem: SourceFile, candidate_text: str, *, timeout: float = 12
     from ..lean.checker import LeanChecker, has_sorry  # late: the Lean layer is optional
 
     name = problem.theorem_name
+    if not name:
+        return reject("candidate", "an unnamed `example` cannot be checked with #print axioms; name the theorem", "lean")
     checker = LeanChecker()
     fc = checker.check_file(candidate_text, timeout=timeout)
     cpu, wall = fc.cpu_seconds, fc.wall_seconds

@@ -27,7 +27,7 @@ Defences, Rocq (``screen_rocq``):
   command does: ``Axiom Parameter Variable Hypothesis Conjecture Context Set Unset
   Declare Load Redirect Drop Cd Extraction Require Import Module Section Notation
   Instance Coercion Canonical Hint Arguments Opaque Transparent Print Time Fail
-  Register Primitive Add ...``) other than ``Proof``/``Qed``/``Defined``; outside proofs
+  Register Primitive Add ...``) other than ``Proof``/``Qed``/``Defined`` and the tactic ``Unshelve``; outside proofs
   only ``Lemma``-like declarations, ``Definition``, ``Fixpoint`` and ``Ltac`` may start a sentence.
 - ``rocq.banned``: the words ``bypass_check`` (kernel check bypass attribute), ``native_compute``
   (trusts the native compiler), and these command words anywhere, even mid-sentence.
@@ -79,11 +79,11 @@ _LEAN_HOLES = ["sorry", "sorryAx", "admit"]
 _LEAN_NATIVE = ["native_decide", "ofReduceBool", "ofReduceNat", "reduceBool", "reduceNat", "trustCompiler",
                 "implemented_by", "extern", "csimp", "native"]
 _LEAN_COMMANDS = (
-    "axiom axioms opaque instance attribute macro macro_rules syntax elab elab_rules by_elab notation infix infixl "
+    "axiom axioms opaque instance attribute macro macro_rules syntax elab elab_rules by_elab notation notation3 infix infixl "
     "infixr prefix postfix declare_syntax_cat import export open namespace section end universe universes variable "
     "variables local scoped class structure inductive coinductive initialize builtin_initialize run_cmd run_tac "
     "run_elab run_meta mutual unsafe partial meta deriving include omit addDecl addAndCompile add_decl_doc "
-    "register_tactic_tag elab_stx"
+    "register_tactic_tag elab_stx simproc dsimproc simproc_decl dsimproc_decl grind_pattern"
 ).split()
 _LEAN_DECLS = ["theorem", "lemma", "def", "abbrev", "example", "noncomputable", "private", "protected"]
 _SAFE_OPTIONS = r"(?:maxHeartbeats|maxRecDepth|synthInstance\.maxHeartbeats|synthInstance\.maxSize)"
@@ -157,7 +157,7 @@ _ROCQ_BANNED_WORDS = (
 ).split()
 _ROCQ_DECL_HEADS = {"Lemma", "Theorem", "Fact", "Remark", "Corollary", "Proposition", "Property", "Example"}
 _ROCQ_HELPER_HEADS = _ROCQ_DECL_HEADS | {"Definition", "Fixpoint", "Ltac"}
-_ROCQ_PROOF_CAPS = {"Proof", "Qed", "Defined"}
+_ROCQ_PROOF_CAPS = {"Proof", "Qed", "Defined", "Unshelve"}
 
 _RE_ROCQ_HOLE = _words(_ROCQ_HOLES, r"[\w'.]")
 _RE_ROCQ_BANNED = _words(_ROCQ_BANNED_WORDS, r"[\w'.]")

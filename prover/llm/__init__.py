@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from ..config import ProverConfig
-from .base import BackendUnavailable, ChatMessage, ChatModel, ChatResponse, ToolCall, ToolSpec, Usage
+from .base import (
+    BackendUnavailable,
+    ChatMessage,
+    ChatModel,
+    ChatResponse,
+    ToolCall,
+    ToolSpec,
+    Usage,
+)
 from .scripted import ScriptedLLM
 
 

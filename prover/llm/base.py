@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from typing import Any, Literal, Protocol, Sequence, runtime_checkable
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from lean_tools.types import Record
 
@@ -130,7 +131,7 @@ def parse_arguments(name: str, raw: Any, call_id: str | None = None) -> ToolCall
     return ToolCall(id=cid, name=name, arguments=val, raw_arguments=text)
 
 
-_TEXT_CALL = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.S)
+_TEXT_CALL = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
 
 
 def parse_text_tool_calls(text: str) -> tuple[str, tuple[ToolCall, ...]]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..config import ModelConfig, SamplingConfig
 from .base import (
@@ -53,7 +54,7 @@ def _render(tokenizer, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec
                 tokenize=False,
                 add_generation_prompt=True,
             )
-        except Exception:  # noqa: BLE001 - templates vary; fall back to plain text
+        except Exception:  # noqa: BLE001, S110 - templates vary; fall back to plain text
             pass
     parts = [f"<|{m['role']}|>\n{m['content']}" for m in _plain_messages(messages, tools, native=False)]
     return "\n".join(parts) + "\n<|assistant|>\n"
@@ -62,7 +63,7 @@ def _render(tokenizer, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec
 class TransformersChat:
     """``ChatModel`` over ``AutoModelForCausalLM`` from a local directory. One generation at a time."""
 
-    def __init__(self, config: ModelConfig, sampling: SamplingConfig = SamplingConfig(), *, model: Any = None, tokenizer: Any = None):
+    def __init__(self, config: ModelConfig, sampling: SamplingConfig | None = None, *, model: Any = None, tokenizer: Any = None):
         try:
             import torch
             import transformers
@@ -70,7 +71,7 @@ class TransformersChat:
             raise BackendUnavailable("the transformers backend needs `pip install torch transformers`") from e
         self._torch = torch
         self.config = config
-        self.sampling = sampling
+        self.sampling = sampling or SamplingConfig()
         self.name = config.model or "local"
         if model is None or tokenizer is None:
             try:
@@ -121,14 +122,14 @@ class TransformersChat:
 class VLLMChat:
     """``ChatModel`` over in-process ``vllm.LLM`` (install the ``vllm`` extra; needs a GPU)."""
 
-    def __init__(self, config: ModelConfig, sampling: SamplingConfig = SamplingConfig()):
+    def __init__(self, config: ModelConfig, sampling: SamplingConfig | None = None):
         try:
             import vllm
         except ImportError as e:
             raise BackendUnavailable("the vllm backend needs `pip install agentic-prover[vllm]` and a GPU") from e
         self._vllm = vllm
         self.config = config
-        self.sampling = sampling
+        self.sampling = sampling or SamplingConfig()
         self.name = config.model
         self.engine = vllm.LLM(model=config.model, dtype=config.dtype)
         self.tokenizer = self.engine.get_tokenizer()

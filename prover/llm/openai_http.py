@@ -16,7 +16,8 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..config import ModelConfig, SamplingConfig
 from .base import (
@@ -38,9 +39,9 @@ RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 class OpenAIChat:
     """``ChatModel`` over an OpenAI-compatible endpoint. Thread-safe."""
 
-    def __init__(self, config: ModelConfig, sampling: SamplingConfig = SamplingConfig(), *, sleep=time.sleep):
+    def __init__(self, config: ModelConfig, sampling: SamplingConfig | None = None, *, sleep=time.sleep):
         self.config = config
-        self.sampling = sampling
+        self.sampling = sampling or SamplingConfig()
         self.name = config.model or "default"
         self._sem = threading.BoundedSemaphore(max(1, config.concurrency))
         self._sleep = sleep
@@ -110,7 +111,7 @@ class OpenAIChat:
             with self._sem:
                 try:
                     status, text = self._post(body)
-                except (TimeoutError, socket.timeout):
+                except TimeoutError:
                     last_error = f"timeout after {self.config.timeout_s:.0f}s"
                     continue
                 except urllib.error.URLError as e:

@@ -12,10 +12,19 @@ from __future__ import annotations
 
 import threading
 import uuid
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..config import SamplingConfig
-from .base import ChatMessage, ChatResponse, ToolSpec, Usage, error_response, estimate_tokens, parse_arguments
+from .base import (
+    ChatMessage,
+    ChatResponse,
+    ToolSpec,
+    Usage,
+    error_response,
+    estimate_tokens,
+    parse_arguments,
+)
 
 Item = ChatResponse | str | dict | list
 

@@ -7,14 +7,14 @@ code need no escaping); a placeholder left without a value raises ``KeyError``.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from string import Template
 
 DIR = Path(__file__).resolve().parent
 
 
-@lru_cache(maxsize=None)
+@cache
 def template(name: str) -> Template:
     return Template((DIR / f"{name}.md").read_text(encoding="utf-8"))
 

@@ -46,7 +46,7 @@ class Attempt(BaseModel):
 def try_candidate(session, state: int, cand: Candidate, table: TacticTable, *, pad: float = 3.0) -> Attempt:
     """Run ``cand`` on ``state``. The proof assistant's own timeout is ``cand.timeout``; the
     session's wall-clock limit is ``cand.timeout + pad`` (a safety net, it interrupts coqtop)."""
-    block = table.wrap(cand.tactic, cand.timeout)
+    block = table.block(cand)
     base = dict(tactic=cand.tactic, tag=cand.tag, kind=cand.kind)
     t0 = time.monotonic()
     try:
@@ -105,7 +105,7 @@ class FixedPortfolio(TacticTable):
 
     fixed: tuple[Candidate, ...] = ()
 
-    def candidates(self, goal_text: str, depth: int, *, others: int = 0, local_defs: tuple[str, ...] = ()):
+    def candidates(self, goal_text: str, depth: int, *, others: int = 0, ctx=None):
         return list(self.fixed), []
 
 

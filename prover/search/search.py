@@ -24,14 +24,14 @@ import itertools
 import re
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from lean_tools.types import ProofAssistantError
 
 from .portfolio import Attempt, try_candidate
-from .tactics import Candidate, TacticTable, get_table
+from .tactics import Candidate, ProblemContext, TacticTable, get_table
 
 
 class SearchBudget(BaseModel):
@@ -44,6 +44,11 @@ class SearchBudget(BaseModel):
     max_attempts: int = 300
     max_expansions: int = 40
     max_depth: int = 5
+    clock: Literal["wall", "cpu"] = "wall"
+    """What ``seconds`` measures: wall-clock time in the session, or the session's CPU time
+    (``cpu_seconds`` of sessions that report it; steadier on a loaded machine). With ``cpu``
+    the wall-clock time is still capped at ``wall_factor * seconds``."""
+    wall_factor: float = 4.0
     inner_timeout: float = 1.0
     """Cap on a closer's timeout below the root (whole seconds in Rocq)."""
     recheck: bool = True
@@ -81,16 +86,6 @@ class _Node:
     script: tuple[str, ...]
     tags: tuple[str, ...]
     depth: int
-
-
-_DEF = re.compile(r"^\s*(?:Definition|Fixpoint|Let|Notation)\s+([A-Za-z_][\w']*)", re.M)
-
-
-def local_definitions(header: str, language: str) -> tuple[str, ...]:
-    """Names defined in the header (Rocq ``Definition``/``Fixpoint``, Lean ``def``): unfold candidates."""
-    if language == "lean":
-        return tuple(re.findall(r"^\s*(?:noncomputable\s+)?def\s+([A-Za-z_][\w'.]*)", header, re.M))
-    return tuple(_DEF.findall(header))
 
 
 def _goal_key(goals: tuple[str, ...]) -> str:
@@ -131,12 +126,12 @@ def _open_session(source, language: str, header: str):
 
 
 class _Search:
-    def __init__(self, session, table: TacticTable, budget: SearchBudget, local_defs: tuple[str, ...], on_attempt=None):
+    def __init__(self, session, table: TacticTable, budget: SearchBudget, header: str, statement: str, language: str, on_attempt=None):
         self.on_attempt = on_attempt
+        self.ctx = ProblemContext.of(header, statement, language)
         self.s = session
         self.table = table
         self.budget = budget
-        self.local_defs = local_defs
         self.failed: set[tuple[str, str]] = set()
         self.seen: set[str] = set()
         self.heap: list[_Node] = []
@@ -144,16 +139,36 @@ class _Search:
         self.attempts = 0
         self.expansions = 0
         self.session_seconds = 0.0
-        self.deadline = time.monotonic() + budget.seconds
+        self.t0 = time.monotonic()
+        self.cpu0 = self._cpu()
+
+    def _cpu(self) -> float | None:
+        if self.budget.clock != "cpu":
+            return None
+        cpu = getattr(self.s, "cpu_seconds", None)
+        return float(cpu) if isinstance(cpu, (int, float)) else None
+
+    def used(self) -> float:
+        """Budget seconds spent so far (CPU or wall, per ``budget.clock``)."""
+        cpu = self._cpu()
+        if cpu is not None and self.cpu0 is not None:
+            return cpu - self.cpu0
+        return time.monotonic() - self.t0
+
+    def left(self) -> float:
+        wall_left = self.budget.seconds * (self.budget.wall_factor if self.budget.clock == "cpu" else 1.0) - (
+            time.monotonic() - self.t0
+        )
+        return min(self.budget.seconds - self.used(), wall_left)
 
     def out_of_budget(self) -> bool:
-        return time.monotonic() >= self.deadline or self.attempts >= self.budget.max_attempts
+        return self.left() <= 0 or self.attempts >= self.budget.max_attempts
 
     def attempt(self, node: _Node, cand: Candidate) -> Attempt | None:
         key = (_goal_key(node.goals), cand.tactic)
         if key in self.failed:
             return None
-        left = self.deadline - time.monotonic()
+        left = self.left()
         if cand.timeout > left + 0.5:
             cand = cand.model_copy(update={"timeout": max(1.0, left)})
         att = try_candidate(self.s, node.state, cand, self.table)
@@ -179,11 +194,13 @@ class _Search:
         prio += min(len(k), 4000) / 4000.0
         heapq.heappush(
             self.heap,
-            _Node(prio, next(self.seq), att.state, att.goals, parent.script + (cand.tactic,), parent.tags + (cand.tag,), parent.depth + 1),
+            _Node(prio, next(self.seq), att.state, att.goals, parent.script + (self.table.proof_line(cand),), parent.tags + (cand.tag,), parent.depth + 1),
         )
 
     def candidates(self, node: _Node) -> list[Candidate]:
-        closers, steps = self.table.candidates(node.goals[0], node.depth, others=len(node.goals) - 1, local_defs=self.local_defs)
+        closers, steps = self.table.candidates(
+            node.goals[0], node.depth, others=len(node.goals) - 1, ctx=self.ctx
+        )
         if node.depth > 0:
             cap = self.budget.inner_timeout
             closers = [c if c.timeout <= cap else c.model_copy(update={"timeout": cap}) for c in closers]
@@ -240,12 +257,12 @@ def prove_goal(
             holes = [h for h in out.holes if h.state is not None]
             if not holes:
                 return result(False, "statement opened no proof")
-            search = _Search(s, table, budget, local_definitions(header, language), on_attempt)
+            search = _Search(s, table, budget, header, statement_code, language, on_attempt)
             root = _Node(0.0, next(search.seq), holes[0].state, tuple(out.goals) or (holes[0].goal,), (), (), 0)
             for tac in table.intro:
                 att = search.attempt(root, Candidate(tactic=tac, kind="step", timeout=2, cost=0, tag="intro"))
                 if att is not None:
-                    root = _Node(0.0, root.seq, att.state, att.goals, (tac,), ("intro",), 0)
+                    root = _Node(0.0, root.seq, att.state, att.goals, (table.proof_line(Candidate(tactic=tac, kind="step")),), ("intro",), 0)
                     break
             search.seen.add(_goal_key(root.goals))
             heapq.heappush(search.heap, root)
@@ -261,7 +278,7 @@ def prove_goal(
                     if not att.proved:
                         search.push(node, cand, att)
                         continue
-                    script, tags = node.script + (cand.tactic,), node.tags + (cand.tag,)
+                    script, tags = node.script + (table.proof_line(cand),), node.tags + (cand.tag,)
                     proof = _render_proof(table, script)
                     if not budget.recheck:
                         return result(True, "proved (not re-checked)", proof, tags)
@@ -271,7 +288,7 @@ def prove_goal(
                     if fc.ok:
                         return result(True, "proved", proof, tags)
                     acc["rejected"] += 1
-            return result(False, "exhausted" if not search.heap else "budget")
+            return result(False, "budget" if search.out_of_budget() or search.heap else "exhausted")
     except ProofAssistantError as e:
         first = str(e).splitlines()[0][:200] if str(e) else ""
         return result(False, f"{type(e).__name__}: {first}")
@@ -279,5 +296,5 @@ def prove_goal(
 
 def _render_proof(table: TacticTable, script: tuple[str, ...]) -> str:
     lines = [table.imports] if table.imports else []
-    lines += [table.proof_line(t) for t in script]
+    lines += list(script)
     return "\n".join(lines)

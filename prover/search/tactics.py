@@ -41,6 +41,8 @@ class Candidate(BaseModel):
     """Prior cost added to a child's priority (lower is tried first)."""
     tag: str = ""
     """Family name used in statistics (``lia``, ``nra-hint``, ``rewrite-def`` ...)."""
+    prelude: str = ""
+    """Sentences run unwrapped before the tactic (Rocq: a ``Require`` the tactic needs)."""
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ class GoalInfo:
         return "\n".join(h.type for h in self.hyps) + "\n" + self.concl
 
 
-_HYP_LINE = re.compile(r"^  ?(?P<names>[^\s:,][^:]*?)\s*:\s(?P<type>.*)$")
+_HYP_LINE = re.compile(r"^ {0,2}(?P<names>[^\s:,][^:]*?)\s*:\s(?P<type>.*)$")
 _NAME = re.compile(r"^[A-Za-z_\u0370-\u03ff\u2080-\u209c'][\w'\u2080-\u209c\u0370-\u03ff]*$")
 
 
@@ -103,7 +105,7 @@ def parse_goal(text: str, language: str, others: int = 0) -> GoalInfo:
             continue
         m = _HYP_LINE.match(line) if not line.startswith("    ") else None
         if m:
-            names = tuple(n.strip() for n in m.group("names").split(",") if n.strip())
+            names = tuple(n for n in re.split(r"[,\s]+", m.group("names")) if n)
             if names and all(_NAME.match(n) for n in names):
                 hyps.append(Hyp(names=names, type=m.group("type").strip()))
                 continue
@@ -128,17 +130,27 @@ class Domain:
 _REAL_FUN = re.compile(r"\b(sqrt|ln|exp|Rpower|cos|sin|tan|PI|Rabs|powerRZ|atan|Rsqr)\b")
 
 
-def rocq_domain(g: GoalInfo) -> Domain:
+def rocq_domain(g: GoalInfo, scope: str = "") -> Domain:
+    """Number domains in sight. ``scope`` is the header's open scope (``R_scope``, ``Z_scope``):
+    a closed goal such as ``1/2 + 1/3 = 5/6`` carries no other sign of being about reals."""
     d = Domain()
     types = " ".join(h.type for h in g.hyps)
     text = g.all_text
     d.real = bool(re.search(r"\bR\b|\bINR\b|\bIZR\b|%R|\bRabs\b|\bsqrt\b|\bRpower\b", text + " " + types))
     d.integer = bool(re.search(r"\bZ\b|%Z|\bZ\.\w+", text))
+    d.real = d.real or (scope == "R_scope" and not d.integer)
+    d.integer = d.integer or (scope == "Z_scope" and not d.real)
     d.natural = bool(re.search(r"\bnat\b|%nat|\bNat\.\w+|\bS\b", text)) or not (d.real or d.integer)
     d.transcendental = bool(_REAL_FUN.search(text))
-    d.division = "/" in text
+    d.division = bool(re.search(r"/(?!\\)", text.replace("\\/", "")))
     d.closed = not g.hyps
     return d
+
+
+def open_scope(header: str) -> str:
+    """The last ``Open Scope X_scope`` of a Rocq header ("" when none)."""
+    found = re.findall(r"Open\s+Scope\s+(\w+)\s*\.", header)
+    return found[-1] if found else ""
 
 
 # --- Rocq ---------------------------------------------------------------------------------
@@ -148,6 +160,7 @@ ROCQ_IMPORTS = "From Coq Require Import Lia Lra Psatz."
 proof is accepted by Coq 8.16 and is a no-op when the library is already loaded)."""
 ROCQ_INTERVAL_IMPORT = "From Interval Require Import Tactic."
 """Costs ~1 s to load, so it is only loaded by the candidates that need it."""
+ROCQ_NSATZ_IMPORT = "From Coq Require Import Nsatz."
 
 
 def rocq_wrap(tactic: str, timeout: float) -> str:
@@ -184,13 +197,67 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
         hints = _square_hints(g)
         if hints:
             add("; ".join(hints) + "; nra", 2, tag="nra-hint")
-        if d.transcendental:
-            add(f"{ROCQ_INTERVAL_IMPORT} interval", 3, tag="interval")
+        if d.transcendental and not g.vars_of("R") and re.search(r"<|>", concl):
+            c.append(Candidate(tactic="interval", prelude=ROCQ_INTERVAL_IMPORT, kind="close", timeout=3, tag="interval"))
         if re.search(r"/|\bRinv\b|/ ", g.all_text):
             add("field_simplify; nra", 2, tag="fsimp-nra")
     if d.natural or d.integer:
         add("simpl in *; nia", 2, tag="simpl-nia")
+    if d.natural and not d.real and re.search(r"\bmod\b|/", g.all_text):
+        hints = _nat_divmod_hints(g)
+        if hints:
+            add("; ".join(hints) + "; lia", 2, tag="nat-mod")
+            add("; ".join(hints) + "; nia", 2, tag="nat-mod-nia")
+    if d.integer and re.search(r"\bmod\b|/|Z\.div|Z\.modulo", g.all_text):
+        add("Z.div_mod_to_equations; lia", 2, tag="z-mod")
+        add("Z.div_mod_to_equations; nia", 2, tag="z-mod-nia")
+    if d.real and _is_eq(concl):
+        if d.division:
+            add("field_simplify_eq; solve [lra | nra | auto]", 2, tag="fseq")
+        if any(_is_eq(h.type) and not h.type.startswith("forall") for h in g.hyps):
+            pre = "field_simplify_eq; " if d.division else ""
+            c.append(Candidate(tactic=f"{pre}solve [nsatz | auto | lra]", prelude=ROCQ_NSATZ_IMPORT, kind="close", timeout=2, tag="nsatz"))
+    if d.real and depth == 0 and re.search(r"\^ ?[34]", g.all_text):
+        add("psatz R 3", 3, tag="psatz3")
     return c
+
+
+def _operand_before(text: str, end: int) -> str | None:
+    """The operand ending just before ``text[end]``: a parenthesised group or a word/number."""
+    i = end
+    while i > 0 and text[i - 1] == " ":
+        i -= 1
+    if i > 0 and text[i - 1] == ")":
+        depth, j = 0, i - 1
+        while j >= 0:
+            depth += {")": 1, "(": -1}.get(text[j], 0)
+            if depth == 0:
+                return text[j:i]
+            j -= 1
+        return None
+    m = re.search(r"[\w'.]+$", text[:i])
+    return m.group(0) if m else None
+
+
+def _nat_divmod_hints(g: GoalInfo, limit: int = 6) -> list[str]:
+    """``pose proof`` of the division equation and remainder bound for each ``X mod K`` / ``X / K``
+    with a numeral ``K`` (lia does not know ``Nat.modulo`` in Coq 8.16)."""
+    out: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    text = " ".join(g.all_text.split())
+    for m in re.finditer(r"\s(mod|/)\s+(\d+)\b", text):
+        x = _operand_before(text, m.start())
+        if not x or (x, m.group(2)) in seen:
+            continue
+        seen.add((x, m.group(2)))
+        k = m.group(2)
+        out.append(f"pose proof (Nat.div_mod {x} {k} ltac:(lia))")
+        out.append(f"pose proof (Nat.mod_upper_bound {x} {k} ltac:(lia))")
+    return out[: 2 * limit]
+
+
+def _is_eq(t: str) -> bool:
+    return bool(re.search(r"(?<![<>:])=(?![>])", t)) and "<>" not in t and "<=" not in t and ">=" not in t
 
 
 def _nonlinear(g: GoalInfo) -> bool:
@@ -206,10 +273,19 @@ def _square_hints(g: GoalInfo) -> list[str]:
     return hints[:8]
 
 
-_FUN_DEF = re.compile(r"^forall\b[^,]*,\s*(?P<f>[A-Za-z_]\w*)\s+[^=]*=")
+_FUN_DEF = re.compile(r"^forall\s+(?P<binders>[^,]*),\s*(?P<conds>(?:[^,]*?->\s*)*)(?P<f>[A-Za-z_]\w*)\s+[^=]*=")
 
 
-def _rocq_steps(g: GoalInfo, d: Domain, local_defs: tuple[str, ...]) -> list[Candidate]:
+def _defined_function(hyp_type: str) -> str | None:
+    """``f`` when the hypothesis reads ``forall x ..., f <args> = ...`` with ``f`` not bound."""
+    m = _FUN_DEF.match(hyp_type)
+    if not m:
+        return None
+    bound = set(re.findall(r"[A-Za-z_]\w*", m.group("binders")))
+    return None if m.group("f") in bound else m.group("f")
+
+
+def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
     s: list[Candidate] = []
     add = lambda tac, cost=1.0, t=1.0, tag="": s.append(  # noqa: E731
         Candidate(tactic=tac, kind="step", timeout=t, cost=cost, tag=tag or tac.split()[0])
@@ -238,24 +314,45 @@ def _rocq_steps(g: GoalInfo, d: Domain, local_defs: tuple[str, ...]) -> list[Can
     if any(re.match(r"^[A-Za-z_]\w*\s*=|=\s*[A-Za-z_]\w*$", t) for t in types):
         add("subst", 0.3)
     for h in g.hyps:
-        m = _FUN_DEF.match(h.type)
-        if m and m.group("f") in g.all_text.replace(h.type, ""):
-            add(f"rewrite !{h.names[0]} in *", 0.3, tag="rewrite-def")
-            add(f"rewrite !{h.names[0]}", 0.4, tag="rewrite-def")
-    for name in local_defs:
+        f = _defined_function(h.type)
+        if f and re.search(rf"\b{re.escape(f)}\b", g.all_text.replace(h.type, "")):
+            if _FUN_DEF.match(h.type).group("conds"):
+                side = "by first [lia | lra | auto | assumption]"
+                add(f"rewrite !{h.names[0]} in * {side}", 0.3, tag="rewrite-cond")
+                add(f"rewrite !{h.names[0]} {side}", 0.4, tag="rewrite-cond")
+            else:
+                add(f"rewrite !{h.names[0]} in *", 0.3, tag="rewrite-def")
+                add(f"rewrite !{h.names[0]}", 0.4, tag="rewrite-def")
+    for name in ctx.local_defs:
         if re.search(rf"\b{re.escape(name)}\b", g.all_text):
             add(f"unfold {name} in *", 0.4, tag="unfold-def")
-    add("simpl in *", 0.8, tag="simpl")
+    add("simpl in *", 1.5 if d.real else 0.8, tag="simpl")
     if d.real:
         if d.division:
-            add("field_simplify", 0.8, tag="field_simplify")
+            add("field_simplify; try solve [auto | lra]", 0.8, tag="field_simplify")
             for h in g.hyps:
                 if "/" in h.type and not h.type.startswith("forall") and "=" in h.type:
-                    add(f"field_simplify in {h.names[0]}", 0.8, tag="field_simplify-h")
+                    add(f"field_simplify in {h.names[0]}; try solve [auto | lra]", 0.8, tag="field_simplify-h")
         if "Rsqr" in g.all_text:
             add("unfold Rsqr in *", 0.5, tag="unfold")
         if "INR" in g.all_text or "IZR" in g.all_text:
             add("repeat rewrite ?plus_INR, ?mult_INR, ?minus_INR, ?S_INR, ?plus_IZR, ?mult_IZR, ?opp_IZR in *", 0.8, tag="cast")
+    if "Rabs" in g.all_text:
+        add(
+            "unfold Rabs in *; repeat match goal with H : context [Rcase_abs ?x] |- _ => destruct (Rcase_abs x) "
+            "| |- context [Rcase_abs ?x] => destruct (Rcase_abs x) end",
+            0.5,
+            tag="rabs-cases",
+        )
+    for h in g.hyps:
+        m = re.match(r"^forall\s+(\w+)\s*:\s*R\s*,", h.type)
+        if m and not _defined_function(h.type):
+            n = h.names[0]
+            add("; ".join(f"pose proof ({n} ({k}))" for k in ("0", "1", "-1", "2")), 0.8, tag="instantiate")
+    if d.natural and not d.real and ctx.big_numbers and "of_num_uint" in g.all_text:
+        if True:
+            changes = "; ".join(f"change {n} with (Z.to_nat {n}%Z) in *" for n in ctx.big_numbers[:6])
+            s.append(Candidate(tactic=changes, prelude="From Coq Require Import ZArith.", kind="step", cost=0.2, tag="big-nat"))
     if d.natural or d.integer:
         for v, bound in _small_bounds(g):
             add(_case_split(v, bound), 0.5, t=3.0, tag="case-split")
@@ -288,6 +385,27 @@ def _case_split(v: str, top: int) -> str:
 
 
 @dataclass(frozen=True)
+class ProblemContext:
+    """What the search knows about the problem beyond the goal text."""
+
+    local_defs: tuple[str, ...] = ()
+    """Names the header defines (unfold candidates)."""
+    scope: str = ""
+    """The header's open scope (Rocq), e.g. ``R_scope``."""
+    big_numbers: tuple[str, ...] = ()
+    """Numerals >= 5000 in the statement: Rocq prints them in ``nat`` as ``of_num_uint`` terms."""
+
+    @classmethod
+    def of(cls, header: str, statement: str, language: str) -> "ProblemContext":
+        if language == "lean":
+            defs = tuple(re.findall(r"^\s*(?:noncomputable\s+)?def\s+([A-Za-z_][\w'.]*)", header, re.M))
+            return cls(local_defs=defs)
+        defs = tuple(re.findall(r"^\s*(?:Definition|Fixpoint|Let)\s+([A-Za-z_][\w']*)", header, re.M))
+        big = tuple(sorted({n for n in re.findall(r"(?<![\w.])(\d{4,})(?![\w.])", statement) if int(n) >= 5000}))
+        return cls(local_defs=defs, scope=open_scope(header), big_numbers=big)
+
+
+@dataclass(frozen=True)
 class TacticTable:
     """What the search needs from a language: how to wrap a tactic, what to try on a goal."""
 
@@ -302,16 +420,24 @@ class TacticTable:
             return rocq_wrap(tactic, timeout)
         return tactic
 
-    def proof_line(self, tactic: str) -> str:
-        """How ``tactic`` appears in the final proof script."""
-        return tactic + "." if self.language == "rocq" else tactic
+    def block(self, cand: Candidate) -> str:
+        """What is sent to the session for ``cand``: its prelude, then the wrapped tactic."""
+        body = self.wrap(cand.tactic, cand.timeout)
+        return f"{cand.prelude}\n{body}" if cand.prelude else body
 
-    def candidates(self, goal_text: str, depth: int, *, others: int = 0, local_defs: tuple[str, ...] = ()) -> tuple[list[Candidate], list[Candidate]]:
+    def proof_line(self, cand: Candidate) -> str:
+        """How ``cand`` appears in the final proof script (no timeout wrapper)."""
+        line = cand.tactic + "." if self.language == "rocq" else cand.tactic
+        return f"{cand.prelude} {line}" if cand.prelude else line
+
+    def candidates(
+        self, goal_text: str, depth: int, *, others: int = 0, ctx: ProblemContext = ProblemContext()
+    ) -> tuple[list[Candidate], list[Candidate]]:
         """(closers, steps) for the focused goal ``goal_text`` at search depth ``depth``."""
         g = parse_goal(goal_text, self.language, others)
         if self.language == "rocq":
-            d = rocq_domain(g)
-            return _rocq_closers(g, d, depth), _rocq_steps(g, d, local_defs)
+            d = rocq_domain(g, ctx.scope)
+            return _rocq_closers(g, d, depth), _rocq_steps(g, d, ctx)
         return _lean_closers(g), _lean_steps(g)
 
 

@@ -13,15 +13,16 @@ import time
 from benchmarks.problem import AttemptRequest, AttemptResult, BenchProblem
 
 
-def _u(problem: BenchProblem, seed: int) -> float:
-    h = hashlib.sha256(f"{problem.name}:{seed}".encode()).digest()
+def _u(problem: BenchProblem, seed: int, salt: str = "") -> float:
+    h = hashlib.sha256(f"{problem.name}:{seed}:{salt}".encode()).digest()
     return int.from_bytes(h[:4], "big") / 2**32
 
 
 def coin_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
-    """Succeeds with probability 0.4 (deterministic per problem and seed); costs scale with the budget."""
+    """Succeeds with probability 0.4 x min(1, budget/10 s), deterministic per (problem, seed, config
+    hash); costs scale with the budget."""
     time.sleep(float(os.environ.get("FAKE_ATTEMPT_SLEEP", "0")))
-    u = _u(problem, request.seed)
+    u = _u(problem, request.seed, request.config_hash)
     ok = u < 0.4 * min(1.0, request.timeout_s / 10)
     return AttemptResult(outcome="proved" if ok else "failed", proof="(fake)" if ok else None,
                          reason="" if ok else "fake failure", tokens=int(100 * request.timeout_s),

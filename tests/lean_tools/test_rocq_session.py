@@ -194,3 +194,23 @@ def test_pool_reuses_recycles_and_replaces_dead_sessions():
             pass
         assert pool.size() <= 2 and pool.stats.evicted >= 1
     assert pool.size() == 0
+
+
+def test_session_killed_mid_request_is_typed_and_pool_keeps_serving():
+    import threading
+
+    with SessionPool(max_sessions=1) as pool:
+        with pytest.raises((SessionCrashed, SessionOutOfMemory)):
+            with pool.session("rocq", HEADER) as s:
+                out = s.run_command("Ltac loop := idtac; loop.\nTheorem t : 1 = 1.")
+                killer = threading.Timer(0.5, os.kill, (s._proc.pid, signal.SIGKILL))
+                killer.start()
+                t0 = time.monotonic()
+                try:
+                    s.run_tactic(out.holes[0].state, "loop.", timeout=20)
+                finally:
+                    killer.cancel()
+                    assert time.monotonic() - t0 < 10, "a dead process must be noticed at once, not at the timeout"
+        with pool.session("rocq", HEADER) as s:
+            out = s.run_command("Theorem t : 2 + 2 = 4.")
+            assert s.run_tactic(out.holes[0].state, "reflexivity.").proved

@@ -6,13 +6,12 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from conftest import DATA, needs_rocq
+from scripts import Router
 
 from prover.cli import main
 from prover.llm.base import ChatMessage
 from prover.llm.scripted import to_response
-from scripts import Router
-
-from conftest import DATA, needs_rocq
 
 SIMPLE = "Require Import Arith Lia.\n\nTheorem add_comm_example (a b : nat) : a + b = b + a.\nProof.\nAdmitted.\n"
 

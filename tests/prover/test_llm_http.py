@@ -5,8 +5,6 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import pytest
-
 from prover.config import ModelConfig, SamplingConfig
 from prover.llm.base import ChatMessage, ToolSpec, parse_text_tool_calls
 from prover.llm.openai_http import OpenAIChat

@@ -1,13 +1,12 @@
 import networkx as nx
 import pytest
+from conftest import DATA
 
 from prover.errors import BadProblem
 from prover.lang import LEAN, ROCQ
 from prover.problem import load_problem, problem_from_text, render_candidate
 from sketch.graph import dependency_graph, needed_lemmas
 from sketch.parse import SketchParseError, parse_sketch
-
-from conftest import DATA
 
 
 def test_load_problem_rocq_parts():

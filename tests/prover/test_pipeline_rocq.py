@@ -3,14 +3,13 @@
 import os
 
 import pytest
+from conftest import DATA, needs_rocq
+from scripts import Router
 
 from prover.api import load_problem, prove
 from prover.llm import ScriptedLLM
 from prover.llm.base import error_response
 from prover.trace import Trace
-from scripts import Router
-
-from conftest import DATA, needs_rocq
 
 pytestmark = [needs_rocq, pytest.mark.rocq]
 
@@ -108,7 +107,8 @@ def test_model_down_everywhere_is_a_clean_failure(problem, agent_config):
     llm = ScriptedLLM(lambda messages, tools: error_response("connection failed: refused"))
     cfg = agent_config.with_overrides(prover__sketch_rounds=1, prover__sketch_repairs=1)
     res, tr = run(problem, cfg, llm)
-    assert not res.proved and "sketch did not compile" in res.reason and "connection failed" in res.reason
+    assert not res.proved and "model endpoint unreachable" in res.reason and "connection failed" in res.reason
+    assert len(tr.of_kind("sketch_error")) == 1  # no repairs or new rounds against a dead endpoint
     assert tr.events[-1].kind == "end"
 
 
@@ -119,6 +119,7 @@ def test_split_lemma_into_sub_lemmas(problem, agent_config):
     }
     r = Router(sketch=[GOOD], lemmas={"double_mono": [split], "twice": [CHECK_LIA]})
     res, tr = run(problem, agent_config, r)
+    assert tr.of_kind("split")[0].data["ok"] is True
     assert res.proved, res.reason
     assert "Lemma twice" in res.proof_text
     assert res.proof_text.index("Lemma twice") < res.proof_text.index("Lemma double_mono")
@@ -153,7 +154,8 @@ def _coq_children() -> list[int]:
         if not pid.isdigit():
             continue
         try:
-            stat = open(f"/proc/{pid}/stat").read()
+            with open(f"/proc/{pid}/stat") as fh:
+                stat = fh.read()
             comm = stat[stat.index("(") + 1 : stat.rindex(")")]
             ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
         except (OSError, ValueError, IndexError):
@@ -177,3 +179,18 @@ def test_ctrl_c_leaves_trace_and_no_processes(problem, agent_config, tmp_path):
     evs = read_trace(path)
     assert evs[0].kind == "start" and evs[-1].kind == "end" and evs[-1].data["stopped_by"] == "interrupt"
     assert _coq_children() == []
+
+
+def test_lemmas_are_proved_in_parallel(problem, agent_config):
+    two = (
+        "```coq\nLemma double_mono (n m : nat) : n <= m -> 2 * n <= 2 * m.\nAdmitted.\n"
+        "Lemma plus_one (k j : nat) : k <= j -> k <= j + 1.\nAdmitted.\n"
+        "Theorem double_le (n m : nat) : n <= m -> 2 * n <= 2 * m + 1.\nProof.\n  intros H. apply plus_one. apply double_mono. exact H.\nQed.\n```"
+    )
+    r = Router(sketch=[two], lemmas={"double_mono": [CHECK_LIA], "plus_one": [CHECK_LIA]})
+    res, tr = run(problem, agent_config.with_overrides(prover__workers=2), r)
+    assert res.proved, res.reason
+    assert sorted(lem.name for lem in res.lemmas) == ["double_mono", "plus_one"]
+    kinds = [(e.kind, e.lemma) for e in tr.events if e.kind in ("lemma_start", "lemma")]
+    assert [k for k, _ in kinds[:2]] == ["lemma_start", "lemma_start"]  # both running at once
+    assert tr.of_kind("sketch")[0].data["edges"] == [["double_le", "double_mono"], ["double_le", "plus_one"]]

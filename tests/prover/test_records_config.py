@@ -1,9 +1,18 @@
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from prover.config import ConfigError, ProverConfig, load_config
-from prover.records import LemmaResult, LemmaSpec, Problem, ProofResult, Sketch, Spent, TraceEvent
+from prover.records import (
+    LemmaResult,
+    LemmaSpec,
+    Problem,
+    ProofResult,
+    Sketch,
+    Spent,
+    TraceEvent,
+)
 from prover.trace import Trace, read_trace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -15,7 +24,7 @@ def test_records_roundtrip_jsonl():
     r = ProofResult(problem="t", language="rocq", proved=False, reason="x", spent=Spent(wall_s=1.5, attempts=3), lemmas=(LemmaResult(name="a", proved=True, proof="exact I."),))
     for rec in (p, sk, r):
         assert type(rec).from_json(rec.to_json()) == rec
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         p.name = "u"  # frozen
 
 

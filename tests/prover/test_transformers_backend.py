@@ -6,10 +6,10 @@ transformers = pytest.importorskip("transformers")
 torch = pytest.importorskip("torch")
 tokenizers = pytest.importorskip("tokenizers")
 
-from prover.config import ModelConfig, ProverConfig, SamplingConfig  # noqa: E402
-from prover.llm import make_llm  # noqa: E402
-from prover.llm.base import ChatMessage, ToolSpec  # noqa: E402
-from prover.llm.local import TransformersChat  # noqa: E402
+from prover.config import ModelConfig, ProverConfig, SamplingConfig
+from prover.llm import make_llm
+from prover.llm.base import ChatMessage, ToolSpec
+from prover.llm.local import TransformersChat
 
 
 def tiny_model_dir(tmp_path):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from prover.search.tactics import ROCQ, get_table, parse_goal, rocq_domain, rocq_wrap
+from prover.search.tactics import ROCQ, Candidate, ProblemContext, get_table, parse_goal, rocq_domain, rocq_wrap
 
 ROCQ_GOAL = """  x, y : R
   H : x < y
@@ -52,7 +52,8 @@ def test_real_goal_gets_real_closers_and_steps():
     names = tactics(closers)
     assert "lra" in names and "lia" not in names
     assert "split" in tactics(steps)
-    assert "rewrite !h in *" in tactics(steps)  # h defines f, and f is used nowhere else... see below
+    assert "field_simplify" not in tactics(steps)  # `/\` is no division
+    assert "rewrite !h in *" not in tactics(steps)  # f occurs only in h itself
 
 
 def test_rewrite_def_only_when_function_is_used():
@@ -82,7 +83,7 @@ def test_nonlinear_real_goal_gets_psatz_and_square_hints():
 
 def test_local_definitions_are_unfolded():
     goal = "  ============================\n  sum_digits 123 = 6"
-    _, steps = ROCQ.candidates(goal, depth=0, local_defs=("sum_digits", "other"))
+    _, steps = ROCQ.candidates(goal, depth=0, ctx=ProblemContext(local_defs=("sum_digits", "other")))
     assert "unfold sum_digits in *" in tactics(steps)
     assert "unfold other in *" not in tactics(steps)
 
@@ -90,7 +91,10 @@ def test_local_definitions_are_unfolded():
 def test_rocq_wrap_rounds_up_to_whole_seconds():
     assert rocq_wrap("lia", 0.3) == "Timeout 1 (lia)."
     assert rocq_wrap("nra", 2.5) == "Timeout 3 (nra)."
-    assert ROCQ.proof_line("lia") == "lia."
+    assert ROCQ.proof_line(Candidate(tactic="lia", kind="close")) == "lia."
+    c = Candidate(tactic="interval", kind="close", prelude="From Interval Require Import Tactic.")
+    assert ROCQ.block(c) == "From Interval Require Import Tactic.\nTimeout 2 (interval)."
+    assert ROCQ.proof_line(c) == "From Interval Require Import Tactic. interval."
 
 
 def test_lean_table_has_its_own_tactics():
@@ -104,3 +108,30 @@ def test_lean_table_has_its_own_tactics():
 def test_unknown_language_is_refused():
     with pytest.raises(ValueError, match="no tactic table"):
         get_table("isabelle")
+
+
+def test_problem_context_reads_header_and_statement():
+    header = "Require Import Reals.\nOpen Scope R_scope.\nDefinition g (x : R) := 2 * x.\nFixpoint h (n : nat) := n."
+    ctx = ProblemContext.of(header, "Theorem t (n : nat) : 123 * n + 17 = 39500 -> n = 321.", "rocq")
+    assert ctx.local_defs == ("g", "h") and ctx.scope == "R_scope" and ctx.big_numbers == ("39500",)
+
+
+def test_closed_goal_in_real_scope_gets_real_closers():
+    goal = "  ============================\n  (1 / 2 + 1 / 3) * (1 / 2 - 1 / 3) = 5 / 36"
+    closers, _ = ROCQ.candidates(goal, depth=0, ctx=ProblemContext(scope="R_scope"))
+    assert "field" in tactics(closers) and "lia" not in tactics(closers)
+    closers, _ = ROCQ.candidates(goal, depth=0)
+    assert "lia" in tactics(closers)
+
+
+def test_nat_mod_hints_name_each_operand():
+    goal = "  n : nat\n  H : n mod 7 = 5\n  ============================\n  (5 * n) mod 7 = 4"
+    closers, _ = ROCQ.candidates(goal, depth=0)
+    hint = next(c.tactic for c in closers if c.tag == "nat-mod")
+    assert "Nat.div_mod n 7" in hint and "Nat.div_mod (5 * n) 7" in hint and hint.endswith("; lia")
+
+
+def test_conditional_definition_is_rewritten_with_side_goals():
+    goal = "  s : nat -> nat -> nat\n  h0 : forall a b : nat, 0 < a -> 0 < b -> s a b = a ^ b + b ^ a\n  ============================\n  s 2 6 = 100"
+    _, steps = ROCQ.candidates(goal, depth=0)
+    assert any(c.tag == "rewrite-cond" and c.tactic.startswith("rewrite !h0 in * by") for c in steps)

@@ -161,3 +161,18 @@ def test_mask_and_normalize():
     assert mask('a (* b "*)" *) c', "rocq") == "a " + " " * 12 + " c"
     assert normalize("a  -- x\n  b /- y /- z -/ -/ c", "lean") == "a b c"
     assert normalize('x "  keep (* *) " y', "rocq") == 'x " keep (* *) " y'
+
+
+def test_render_with_helpers_passes_the_candidate_rule():
+    from lean_tools.soundness import check_candidate
+
+    rocq = "Require Import Arith Lia.\n(* doc *)\nTheorem t (n m : nat) : n + m = m + n.\nProof.\nAdmitted.\n"
+    sf = parse_source(rocq, "rocq")
+    out = sf.render("apply h.", helpers="Lemma h (a b : nat) : a + b = b + a.\nProof. lia. Qed.")
+    assert out.index("Lemma h") < out.index("Theorem t") and out.rstrip().endswith("apply h.\nQed.")
+    assert check_candidate(sf, out).ok
+    lean = "import Mathlib\n\n/-- doc -/\ntheorem t (n m : ℕ) : n + m = m + n := by\n  sorry\n"
+    sl = parse_source(lean, "lean")
+    out = sl.render("by\n  exact h n m", helpers="theorem h (a b : ℕ) : a + b = b + a := by omega")
+    assert check_candidate(sl, out).ok
+    assert parse_source(out, "lean", theorem="t").proof == "by\n  exact h n m"

@@ -1,4 +1,4 @@
-(* cheat: vernacular commands inside the proof body | problem: false_claim.v | static: rocq.command,rocq.banned | dynamic: compile *)
+(* cheat: vernacular commands inside the proof body | problem: false_claim.v | static: rocq.command,rocq.banned | dynamic: axioms *)
 Require Import Arith.
 
 (* A FALSE statement: every accepted candidate would be a soundness bug. *)

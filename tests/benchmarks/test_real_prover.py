@@ -1,0 +1,44 @@
+"""The runner with the real built-in prover (``prover.api.prove``) on tiny Rocq problems.
+
+Checks the whole path: validation -> attempt in a worker process -> independent re-check ->
+DB row; a proved attempt's stored proof must compile in a fresh coqc and end in Qed.
+"""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("prover.api")
+
+from benchmarks.db import ResultsDB  # noqa: E402
+from benchmarks.problem import config_hash  # noqa: E402
+from benchmarks.runner import RunSpec, run_attempts  # noqa: E402
+from benchmarks.suites import get_suite  # noqa: E402
+
+pytestmark = [pytest.mark.rocq, pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc")]
+
+TINY = Path(__file__).resolve().parents[1] / "data" / "benchmarks" / "tiny"
+
+
+def test_real_prover_on_tiny_rocq_problems(tmp_path):
+    from lean_tools.rocq.checker import RocqChecker
+    from prover.config import ProverConfig
+
+    problems = [p for p in get_suite(str(TINY)).load() if p.name in ("lia_succ", "square_ne")]
+    config = ProverConfig().model_dump(mode="json")
+    spec = RunSpec(suite="dir:tiny", suite_version="test", config=config, config_hash=config_hash(config),
+                   timeout_s=15.0, label="real")
+    with ResultsDB(tmp_path / "r.db") as db:
+        stats = run_attempts(problems, db, spec, k=1, workers=2)
+        assert stats.done == 2
+        rows = {r["problem_id"]: r for r in db.conn.execute("SELECT * FROM attempts")}
+    lia = rows["dir:tiny/lia_succ"]
+    assert lia["outcome"] == "proved", lia["reason"]
+    assert "Qed." in lia["proof"] and "Admitted" not in lia["proof"]
+    assert lia["checker_cpu_s"] > 0 and lia["wall_s"] > 0 and lia["tokens"] == 0
+    assert RocqChecker().check_file(lia["proof"], timeout=120).returncode == 0
+    sq = rows["dir:tiny/square_ne"]
+    assert sq["outcome"] in ("failed", "proved") and sq["wall_s"] > 0
+    if sq["outcome"] == "failed":
+        assert sq["proof"] is None and sq["reason"]

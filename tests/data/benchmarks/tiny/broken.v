@@ -1,0 +1,3 @@
+Theorem broken (n : nat) : n + true = n.
+Proof.
+Admitted.

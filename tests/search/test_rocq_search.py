@@ -1,0 +1,67 @@
+"""The default prover on real Rocq (coqtop + coqc): small statements, and the benchmark's file handling."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from benchmarks.minif2f_default import prepare, split_problem
+from lean_tools.rocq.session import RocqSession
+from prover.search import SearchBudget, prove_goal
+
+DATA = Path(__file__).parent.parent / "data" / "search"
+needs_coq = pytest.mark.skipif(shutil.which("coqtop") is None or shutil.which("coqc") is None, reason="needs coqtop/coqc")
+
+
+def factory(header):
+    return RocqSession(header, extra_args=("-w", "-all"))
+
+
+def test_prepare_fixes_stdlib_and_closes_open_proof():
+    text = prepare((DATA / "ends_at_proof.v").read_text())
+    assert "From Stdlib" not in text and "From Coq Require Import Lia." in text
+    assert text.rstrip().endswith("Proof.\nAdmitted.")
+    same = (DATA / "with_admitted.v").read_text()
+    assert prepare(same) == same
+
+
+def test_split_problem_keeps_definitions_in_header():
+    header, stmt, name = split_problem(prepare((DATA / "ends_at_proof.v").read_text()))
+    assert name == "sample_ends_at_proof"
+    assert "Definition g" in header and header.startswith("Require Import Arith.")
+    assert stmt.startswith("Theorem sample_ends_at_proof (x : nat)") and stmt.endswith("x = 3.")
+
+
+@pytest.mark.rocq
+@needs_coq
+@pytest.mark.parametrize(
+    "stmt",
+    [
+        "Theorem t1 : forall x y : R, x < y -> x + 1 < y + 1 /\\ 0 <= 1.",
+        "Theorem t2 (f : R -> R) (h : forall x, f x = 2 * x + 1) : f 3 = 7.",
+        "Theorem t3 : forall a b : R, a <> 0 -> b <> 0 -> a * b = a - b -> a / b + b / a - a * b = 2.",
+    ],
+)
+def test_proves_small_real_statements_and_rechecks(stmt):
+    res = prove_goal(factory, "Require Import Reals.\nOpen Scope R_scope.", stmt, "rocq", SearchBudget(seconds=20))
+    assert res.proved, res.reason
+    assert res.proof.startswith("From Coq Require Import Lia Lra Psatz.")
+    assert res.checker_seconds > 0 and res.attempts >= 1
+
+
+@pytest.mark.rocq
+@needs_coq
+def test_local_definition_from_problem_file():
+    header, stmt, _ = split_problem(prepare((DATA / "ends_at_proof.v").read_text()))
+    res = prove_goal(factory, header, stmt, "rocq", SearchBudget(seconds=20))
+    assert res.proved, res.reason
+    assert "unfold g" in res.proof or "simpl" in res.proof
+
+
+@pytest.mark.rocq
+@needs_coq
+def test_false_statement_is_not_proved_within_budget():
+    res = prove_goal(factory, "Require Import Arith.", "Theorem bad : forall n : nat, n + 1 = n.", "rocq", SearchBudget(seconds=3))
+    assert not res.proved
+    assert res.reason in ("budget", "exhausted")
+    assert res.wall_seconds < 30

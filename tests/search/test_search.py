@@ -1,0 +1,177 @@
+"""Best-first search against a scripted in-memory proof assistant (no Rocq needed).
+
+The scripted session knows a small rewrite system on goal tuples: each (goal, tactic)
+pair either maps to new goals or fails. It counts calls so that caching and budgets
+can be checked exactly.
+"""
+
+import contextlib
+import re
+from dataclasses import dataclass
+
+from lean_tools.types import CommandOutcome, FileCheck, Hole, Message, ProofStatus, Severity, TacticOutcome
+from prover.search import Candidate, SearchBudget, prove_goal, render_file
+from prover.search.tactics import TacticTable
+
+_UNWRAP = re.compile(r"^Timeout \d+ \((?P<tac>.*)\)\.$", re.S)
+
+
+class ScriptedSession:
+    language = "rocq"
+
+    def __init__(self, header: str, rules: dict, start_goals: tuple[str, ...], statement_ok: bool = True):
+        self.header = header
+        self.rules = rules
+        self.start_goals = start_goals
+        self.statement_ok = statement_ok
+        self.states: dict[int, tuple[str, ...]] = {}
+        self.calls: list[tuple[tuple[str, ...], str]] = []
+        self.uses = 0
+        self.closed = False
+
+    def start(self):
+        pass
+
+    def alive(self):
+        return not self.closed
+
+    def close(self):
+        self.closed = True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def run_command(self, code, *, timeout=None):
+        if not self.statement_ok:
+            return CommandOutcome(env=0, messages=(Message(severity=Severity.ERROR, text="syntax error"),))
+        self.states[1] = self.start_goals
+        return CommandOutcome(env=1, holes=(Hole(goal=self.start_goals[0], state=1),), goals=self.start_goals)
+
+    def run_tactic(self, state, tactic, *, timeout=None):
+        self.uses += 1
+        tac = _UNWRAP.match(tactic).group("tac")
+        goals = self.states[state]
+        self.calls.append((goals, tac))
+        new_first = self.rules.get((goals[0], tac))
+        sid = len(self.states) + 1
+        if new_first is None:
+            self.states[sid] = goals
+            msg = Message(severity=Severity.ERROR, text=f"{tac} failed")
+            return TacticOutcome(state=sid, goals=goals, messages=(msg,), status=ProofStatus.ERROR)
+        new_goals = tuple(new_first) + goals[1:]
+        self.states[sid] = new_goals
+        status = ProofStatus.OPEN_GOALS if new_goals else ProofStatus.COMPLETED
+        return TacticOutcome(state=sid, goals=new_goals, status=status)
+
+
+@dataclass(frozen=True)
+class TinyTable(TacticTable):
+    closers: tuple[str, ...] = ("lia",)
+    steps: tuple[str, ...] = ("intros", "split")
+
+    def candidates(self, goal_text, depth, *, others=0, ctx=None):
+        return (
+            [Candidate(tactic=t, kind="close", timeout=1, tag=t) for t in self.closers],
+            [Candidate(tactic=t, kind="step", timeout=1, cost=0.5, tag=t) for t in self.steps],
+        )
+
+
+def tiny(**kw) -> TinyTable:
+    return TinyTable(language="rocq", imports="", intro=("intros",), **kw)
+
+
+class AcceptAll:
+    language = "rocq"
+
+    def __init__(self, accept=lambda text: True):
+        self.accept = accept
+        self.texts: list[str] = []
+
+    def check_file(self, text, *, timeout=60.0):
+        self.texts.append(text)
+        ok = self.accept(text)
+        return FileCheck(returncode=0 if ok else 1, cpu_seconds=0.1, messages=() if ok else (Message(severity=Severity.ERROR, text="no"),))
+
+
+RULES = {
+    ("forall n, A /\\ B", "intros"): ("A /\\ B",),
+    ("A /\\ B", "split"): ("A", "B"),
+    ("A", "lia"): (),
+    ("B", "lia"): (),
+}
+
+
+def run(rules=RULES, start=("forall n, A /\\ B",), budget=SearchBudget(seconds=10), checker=None, table=None, **kw):
+    sessions = []
+
+    def factory(header):
+        s = ScriptedSession(header, rules, start, **kw)
+        sessions.append(s)
+        return s
+
+    checker = checker or AcceptAll()
+    res = prove_goal(factory, "Require Import Arith.", "Theorem t : forall n, A /\\ B.", "rocq", budget, checker=checker, table=table or tiny())
+    return res, sessions[0], checker
+
+
+def test_finds_multi_goal_proof_and_rechecks_it():
+    res, sess, checker = run()
+    assert res.proved and res.reason == "proved"
+    assert res.proof.splitlines() == ["intros.", "split.", "lia.", "lia."]
+    assert len(checker.texts) == 1
+    text = checker.texts[0]
+    assert text.startswith("Require Import Arith.\n\nTheorem t") and text.rstrip().endswith("Qed.")
+    assert sess.closed  # a session opened by a factory is closed afterwards
+
+
+def test_failing_goal_tactic_pairs_are_tried_once():
+    rules = {("forall n, A /\\ B", "intros"): ("A /\\ B",), ("A /\\ B", "split"): ("A", "B"), ("A", "lia"): ()}
+    res, sess, _ = run(rules=rules)
+    assert not res.proved
+    assert len(sess.calls) == len(set(sess.calls))
+
+
+def test_attempt_budget_is_respected():
+    res, sess, _ = run(budget=SearchBudget(seconds=10, max_attempts=2))
+    assert not res.proved and res.reason == "budget"
+    assert res.attempts == 2 and len(sess.calls) == 2
+
+
+def test_rejected_proof_is_counted_and_search_continues():
+    rules = dict(RULES)
+    rules[("A /\\ B", "lia")] = ()  # a shortcut the fresh checker will refuse
+    checker = AcceptAll(accept=lambda text: "split." in text)
+    res, _, checker = run(rules=rules, checker=checker, table=tiny(closers=("lia",), steps=("split",)))
+    assert res.proved and res.rejected == 1
+    assert "split." in res.proof
+    assert len(checker.texts) == 2
+
+
+def test_statement_error_is_a_reason_not_an_exception():
+    res, _, _ = run(statement_ok=False)
+    assert not res.proved and res.reason.startswith("statement error")
+
+
+def test_pool_interface_is_used_when_present():
+    opened = []
+
+    class Pool:
+        @contextlib.contextmanager
+        def session(self, language, header):
+            s = ScriptedSession(header, RULES, ("forall n, A /\\ B",))
+            opened.append((language, header))
+            yield s
+
+    res = prove_goal(Pool(), "Require Import Arith.", "Theorem t : forall n, A /\\ B.", "rocq", SearchBudget(seconds=10), checker=AcceptAll(), table=tiny())
+    assert res.proved
+    assert opened == [("rocq", "Require Import Arith.")]
+
+
+def test_render_file_for_both_languages():
+    rocq = render_file("Require Import Arith.\n", "Theorem t : True.", "exact I.", "rocq")
+    assert rocq == "Require Import Arith.\n\nTheorem t : True.\nProof.\nexact I.\nQed.\n"
+    lean = render_file("import Mathlib", "theorem t : True", "trivial\nsimp", "lean")
+    assert lean == "import Mathlib\n\ntheorem t : True := by\n  trivial\n  simp\n"
