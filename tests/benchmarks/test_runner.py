@@ -102,7 +102,7 @@ def test_bad_references_and_arguments():
 
 
 def test_ray_backend_import_guard(tmp_path):
-    pytest.importorskip  # ray is not installed here; the guard must give a clear RunError
+    # ray is not installed here; the guard must give a clear RunError
     try:
         import ray  # noqa: F401
         pytest.skip("ray installed; guard not exercised")
