@@ -21,8 +21,10 @@ import itertools
 import os
 import re
 import select
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 
@@ -156,6 +158,7 @@ class RocqSession:
         self._broken = False
         self._synced = True
         self._tail = ""
+        self._tmp: str | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------
     def __enter__(self) -> "RocqSession":
@@ -173,13 +176,16 @@ class RocqSession:
             return
         self.close()
         exe = require(self.coqtop)
+        # A private working directory: micromega writes .lia.cache/.nia.cache into the cwd.
+        self._tmp = tempfile.mkdtemp(prefix="prover-coqtop-")
         self._proc = subprocess.Popen(
             [exe, "-quiet", "-emacs", "-color", "no", *self.extra_args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             preexec_fn=sandbox.preexec_fn(self.limits),
-            env=sandbox.scrubbed_env(os.environ.get("TMPDIR", "/tmp"), keep=("COQPATH", "OCAMLPATH", "COQLIB")),
+            cwd=self._tmp,
+            env=sandbox.scrubbed_env(self._tmp, keep=("COQPATH", "OCAMLPATH", "COQLIB")),
             bufsize=0,
         )
         self._buf = ""
@@ -207,6 +213,9 @@ class RocqSession:
                 except OSError:
                     pass
         self._proc = None
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
 
     # -- wire ---------------------------------------------------------------------------------
     def _read_until(self, pattern: re.Pattern, deadline: float) -> re.Match:
