@@ -120,6 +120,29 @@ def excluded(ds: Dataset, suite: str) -> list[tuple[str, str, str]]:
     return sorted(out)
 
 
+def coverage(ds: Dataset, suite: str) -> dict:
+    """How much of the suite's statement set was looked at: total, validated ok/excluded, not examined."""
+    ids = [pid for pid, p in ds.problems.items() if p["suite"] == suite]
+    status = Counter(ds.validation[pid][0] if pid in ds.validation else "not examined" for pid in ids)
+    return {"statements": len(ids), "ok": status.get("ok", 0),
+            "excluded": status.get("failed", 0) + status.get("unvalidated", 0),
+            "not_examined": status.get("not examined", 0)}
+
+
+def failure_reasons(run: Run, top: int = 8) -> list[tuple[str, int]]:
+    """Most common reasons of unsuccessful attempts, normalised (temp paths and numbers blurred)."""
+    import re
+
+    c: Counter = Counter()
+    for atts in run.attempts.values():
+        for a in atts:
+            if a.outcome != "proved":
+                r = re.sub(r"/tmp/\S+", "<file>", a.reason or "(no reason)")
+                r = " ".join(re.sub(r"\d+(\.\d+)?", "N", r).split())
+                c[f"{a.outcome}: {r[:90]}"] += 1
+    return c.most_common(top)
+
+
 def pass_table(run: Run, problem_ids=None) -> list[tuple[int, float, int]]:
     """(k, pass@k, number of problems with >= k attempts) over the grid of k."""
     ids = list(run.attempts if problem_ids is None else problem_ids)
@@ -144,6 +167,17 @@ def by_group(ds: Dataset, run: Run, key: str) -> dict[str, list[str]]:
     return dict(sorted(groups.items()))
 
 
+RECHECK_REJECTED = "prover's proof rejected by the benchmark re-check"  # = benchmarks.attempt.RECHECK_REJECTED
+
+
+def claimed_not_verified(run: Run) -> set[str]:
+    """Problems with an attempt the prover called proved but the benchmark re-check refused
+    (and no verified attempt)."""
+    solved = run.solved()
+    return {p for p, atts in run.attempts.items()
+            if p not in solved and any(a.reason.startswith(RECHECK_REJECTED) for a in atts)}
+
+
 def run_summary(ds: Dataset, run: Run) -> dict:
     outcomes = Counter(a.outcome for atts in run.attempts.values() for a in atts)
     all_atts = [a for atts in run.attempts.values() for a in atts]
@@ -158,6 +192,7 @@ def run_summary(ds: Dataset, run: Run) -> dict:
         "tokens": sum(a.tokens for a in all_atts),
         "wall_s": round(sum(a.wall_s for a in all_atts), 3),
         "solved_problems": sorted(ds.problems.get(p, {}).get("name", p) for p in run.solved()),
+        "claimed_not_verified": len(claimed_not_verified(run)),
     }
 
 
@@ -171,6 +206,7 @@ def summary(ds: Dataset) -> dict:
         "attempts": sum(r.n_attempts for r in ds.runs),
         "solved": len(solved),
         "excluded": sum(len(excluded(ds, s)) for s in suites),
+        "suites": {s: coverage(ds, s) for s in suites},
         "runs": [run_summary(ds, r) for r in ds.runs],
     }
 

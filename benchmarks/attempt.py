@@ -9,6 +9,8 @@ Contract (``benchmarks.runner.AttemptFn``): ``prover_attempt(problem, request) -
 - A claimed proof counts only if the soundness verdict accepts it *again* here
   (``lean_tools.soundness.verify`` on the benchmark's own statement text); a rejected claim is
   recorded as ``failed`` with the verdict's reason.
+- A result that failed because the proof-assistant session broke (``INFRA_WORDS`` in its
+  reason) is ``error``, not ``failed``.
 - Costs: tokens = prompt + completion tokens; ``checker_cpu_s`` = the prover's reported
   proof-assistant CPU, or, when it reports none, the CPU of the child processes this worker
   reaped during the attempt.
@@ -24,6 +26,13 @@ from pathlib import Path
 from .problem import AttemptRequest, AttemptResult, BenchProblem
 
 SUFFIX = {"rocq": ".v", "lean": ".lean"}
+RECHECK_REJECTED = "prover's proof rejected by the benchmark re-check"
+"""Reason prefix of an attempt the prover reported as proved but the independent re-check
+refused; reports count these separately ("claimed, not verified")."""
+INFRA_WORDS = ("SessionCrashed", "SessionTimeout", "SessionOutOfMemory", "NotInstalled")
+"""A failed result whose reason names one of these is an infrastructure failure (the proof
+assistant session broke), recorded as ``error`` so ``--retry-errors`` redoes it, not as a
+prover failure."""
 
 
 def _children_cpu() -> float:
@@ -59,10 +68,11 @@ def prover_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
     tokens = spent.tokens_in + spent.tokens_out
     if not res.proved:
         reason = res.reason or (f"stopped by {res.stopped_by}" if res.stopped_by else "no proof found")
-        return AttemptResult(outcome="failed", reason=reason, tokens=tokens, checker_cpu_s=cpu, wall_s=wall)
+        outcome = "error" if any(w in reason for w in INFRA_WORDS) else "failed"
+        return AttemptResult(outcome=outcome, reason=reason, tokens=tokens, checker_cpu_s=cpu, wall_s=wall)
     ok, why = recheck(problem, res.proof_text or "", timeout=max(60.0, request.timeout_s))
     if not ok:
-        return AttemptResult(outcome="failed", reason=f"prover's proof rejected by the benchmark re-check: {why}",
+        return AttemptResult(outcome="failed", reason=f"{RECHECK_REJECTED}: {why}",
                              tokens=tokens, checker_cpu_s=cpu, wall_s=wall)
     return AttemptResult(outcome="proved", proof=res.proof_text, reason=why, tokens=tokens, checker_cpu_s=cpu, wall_s=wall)
 

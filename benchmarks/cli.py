@@ -121,6 +121,7 @@ def _validated(args, db, problems, quiet: bool = False):
             print(f"[validate {seen[0]}/{total}] {v.problem_id}: {v.status}" + (f" ({v.reason[:100]})" if v.reason else ""),
                   flush=True)
 
+    db.upsert_problems(problems)  # the whole suite, so reports can say how much was examined
     ok, bad = [], []
     chunk = len(problems) if args.limit is None else max(4, 2 * args.workers)
     i = 0
@@ -219,6 +220,10 @@ def cmd_run(args) -> int:
 
     if args.attempt_fn:
         resolve_attempt_fn(args.attempt_fn)  # a bad reference fails before any validation work
+    if args.backend == "ray":
+        from .ray_backend import import_ray
+
+        import_ray()
     suite, version, problems = _select(args)
     with ResultsDB(args.db) as db:
         ok, bad = _validated(args, db, problems, quiet=args.quiet)

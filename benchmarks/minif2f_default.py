@@ -77,7 +77,7 @@ def _solve_one(job: tuple[str, str, dict]) -> dict:
 
     budget = SearchBudget(**budget_kw)
     # `-w -all`: the session counts header warnings (Coquelicot coercion notices) as errors.
-    factory = lambda h: RocqSession(h, default_timeout=30.0, extra_args=("-w", "-all"))  # noqa: E731
+    factory = lambda h: RocqSession(h, default_timeout=30.0, extra_args=("-w", "-all"))
     if mode == "baseline":
         budget = SearchBudget(seconds=100.0, max_expansions=1, inner_timeout=5.0)
         res = prove_goal(factory, header, stmt, "rocq", budget, table=baseline_table(), on_attempt=on_attempt)
@@ -134,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [(str(f), args.mode, budget_kw) for f in todo]
 
     import multiprocessing as mp
+
+    import lean_tools.rocq.session  # noqa: F401  (loaded before forking: workers keep this code
+    import prover.search  # noqa: F401  even if the files change during a run)
 
     t0 = time.monotonic()
     with out.open("a", encoding="utf-8") as fh, mp.get_context("fork").Pool(args.workers, maxtasksperchild=20) as pool:

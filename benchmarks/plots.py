@@ -72,8 +72,10 @@ def plot_scaling(sweep: Sweep, axis: str, path: Path) -> Path | None:
         ax.plot(xs, [fit.predict(x) * 100 for x in xs], "k--", linewidth=1,
                 label=f"fit {fit.a * 100:.1f} + {fit.b * 100:.2f}·ln(x) %, R²={r2}")
     ax.set_xscale("log")
-    from matplotlib.ticker import NullFormatter
+    from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
 
+    ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.xaxis.set_major_formatter(FormatStrFormatter("%g"))
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel(AXIS_LABEL.get(axis, axis))
     ax.set_ylabel("solved (%)")

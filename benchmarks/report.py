@@ -38,8 +38,9 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
            f"{summ['excluded']}.", ""]
 
     # runs
-    md += ["## Runs", "", "| run | suite (version) | config | budget/attempt | problems | attempts | solved | "
-           "outcomes | pass@1 | pass@k (largest k) | checker CPU s | tokens |", "|" + "---|" * 12]
+    md += ["## Runs", "", ("| run | suite (version) | config | budget/attempt | problems | attempts | solved | "
+                           "claimed, not verified | outcomes | pass@1 | pass@k (largest k) | checker CPU s | tokens |"),
+           "|" + "---|" * 13]
     run_rows, passk_rows = [], []
     for r, s in zip(ds.runs, summ["runs"]):
         pk = an.pass_table(r)
@@ -48,7 +49,7 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
         oc = ", ".join(f"{k} {v}" for k, v in sorted(s["outcomes"].items()))
         flag = " (partial)" if s["partial"] or s["interrupted_attempts"] else ""
         md.append(f"| {r.label}{flag} | {r.suite} ({r.suite_version}) | {r.config_hash} | {r.timeout_s:g}s | "
-                  f"{s['problems']} | {s['attempts']} | {s['solved']} | {oc} | {first} | {last} | "
+                  f"{s['problems']} | {s['attempts']} | {s['solved']} | {s['claimed_not_verified']} | {oc} | {first} | {last} | "
                   f"{s['checker_cpu_s']:.1f} | {s['tokens']} |")
         run_rows.append([r.label, r.suite, r.suite_version, r.config_hash, r.timeout_s, s["problems"], s["attempts"],
                          s["solved"], json.dumps(s["outcomes"]), s["checker_cpu_s"], s["tokens"], s["wall_s"],
@@ -78,15 +79,26 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
             if not groups:
                 continue
             kmax = min(len(v) for v in r.attempts.values())
-            md += [f"Per {title}:", "", f"| {title} | problems | solved | pass@1 | pass@{kmax} |", "|---|---|---|---|---|"]
+            extra = f" pass@{kmax} |" if kmax > 1 else ""
+            md += [f"Per {title}:", "", f"| {title} | problems | solved | pass@1 |{extra}",
+                   "|---|---|---|---|" + ("---|" if kmax > 1 else "")]
             for g, pids in groups.items():
                 solved = sum(1 for p in pids if p in r.solved())
                 p1 = an.mean_pass_at_k(r.counts(pids), 1)
-                pk_ = an.mean_pass_at_k(r.counts(pids), kmax)
-                md.append(f"| {g} | {len(pids)} | {solved} | {_pct(p1)} | {_pct(pk_)} |")
+                cell = f" {_pct(an.mean_pass_at_k(r.counts(pids), kmax))} |" if kmax > 1 else ""
+                md.append(f"| {g} | {len(pids)} | {solved} | {_pct(p1)} |{cell}")
+            md.append("")
+        reasons = an.failure_reasons(r)
+        if reasons:
+            md += ["Most common reasons of unsuccessful attempts:", "", "| count | outcome: reason |", "|---|---|"]
+            md += [f"| {n} | {reason.replace('|', '/')} |" for reason, n in reasons]
             md.append("")
         names = s["solved_problems"]
         md += [f"Solved ({len(names)}): " + (", ".join(f"`{n}`" for n in names) if names else "none"), ""]
+        if s["claimed_not_verified"]:
+            claimed = sorted(ds.problems.get(p, {}).get("name", p) for p in an.claimed_not_verified(r))
+            md += [f"Claimed by the prover but refused by the independent re-check, so **not** counted as solved "
+                   f"({len(claimed)}): " + ", ".join(f"`{n}`" for n in claimed), ""]
         for pid, atts in sorted(r.attempts.items()):
             name = ds.problems.get(pid, {}).get("name", pid)
             c = sum(a.outcome == "proved" for a in atts)
@@ -108,7 +120,10 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
     for suite in suites:
         exc = an.excluded(ds, suite)
         exc_rows += [[suite, *e] for e in exc]
-        md.append(f"- **{suite}**: {len(exc)} excluded" + (" — not run, not counted as failures:" if exc else "."))
+        cov = an.coverage(ds, suite)
+        md.append(f"- **{suite}**: {cov['statements']} statements known; {cov['ok']} compile here, {len(exc)} excluded"
+                  + (f", {cov['not_examined']} not examined (beyond --limit)" if cov["not_examined"] else "")
+                  + (" — excluded ones are not run and not counted as failures:" if exc else "."))
         for name, status, reason in exc[:60]:
             md.append(f"  - `{name}` ({status}): {reason[:160]}")
         if len(exc) > 60:

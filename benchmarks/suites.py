@@ -50,8 +50,8 @@ def resolve_data_dir(flag: str | os.PathLike | None = None) -> Path:
 
 # --- text helpers ---------------------------------------------------------------------------
 
-_ROCQ_THM = re.compile(r"^\s*(?:Theorem|Lemma|Proposition|Corollary|Fact|Remark|Example)\s+([A-Za-z_][\w']*)", re.M)
-_LEAN_THM = re.compile(r"^\s*(?:@\[[^\]]*\]\s*)?(?:private\s+|protected\s+)?(?:theorem|lemma)\s+([^\s:({\[]+)", re.M)
+_ROCQ_THM = re.compile(r"^\s*(?:Theorem|Lemma|Proposition|Corollary|Fact|Remark|Example)\s+([A-Za-z_][\w']*)", re.MULTILINE)
+_LEAN_THM = re.compile(r"^\s*(?:@\[[^\]]*\]\s*)?(?:private\s+|protected\s+)?(?:theorem|lemma)\s+([^\s:({\[]+)", re.MULTILINE)
 
 
 def normalize_rocq(text: str) -> str:
@@ -89,10 +89,8 @@ def _strip_doc_comment(s: str | None) -> str | None:
     if not s:
         return None
     s = s.strip()
-    if s.startswith("/--"):
-        s = s[3:]
-    if s.endswith("-/"):
-        s = s[:-2]
+    s = s.removeprefix("/--")
+    s = s.removesuffix("-/")
     return s.strip() or None
 
 

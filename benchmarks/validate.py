@@ -17,7 +17,7 @@ import shutil
 import subprocess
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
+from functools import cache
 
 from .db import ResultsDB
 from .problem import BenchProblem, Validation
@@ -25,7 +25,7 @@ from .problem import BenchProblem, Validation
 NO_LEAN = "not validated: no Lean toolchain (`lake` not on PATH), so Lean statements cannot be checked here"
 
 
-@lru_cache(maxsize=None)
+@cache
 def environment(language: str) -> str:
     """Fingerprint of the checker for ``language`` ('' when none is installed)."""
     if language == "rocq":

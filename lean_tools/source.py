@@ -75,6 +75,13 @@ class SourceFile(BaseModel):
     """Lean: end of the body. Rocq: start of the terminator (or end of the last sentence)."""
     decl_end: int
     """Lean: end of the body. Rocq: end of the terminator sentence."""
+    namespace: str = ""
+    """Enclosing Lean ``namespace``s / Rocq ``Module``s of the target, dot-joined ("" at top level)."""
+
+    @property
+    def qualified_name(self) -> str:
+        """``namespace.theorem_name`` (just the name at top level)."""
+        return f"{self.namespace}.{self.theorem_name}" if self.namespace else self.theorem_name
 
     @property
     def suffix(self) -> str:
@@ -109,7 +116,17 @@ class SourceFile(BaseModel):
             shifted = self.model_copy(
                 update={
                     "text": text[: self.decl_start] + extra + text[self.decl_start :],
-                    **{k: getattr(self, k) + len(extra) for k in ("decl_start", "statement_start", "statement_end", "proof_start", "proof_end", "decl_end")},
+                    **{
+                        k: getattr(self, k) + len(extra)
+                        for k in (
+                            "decl_start",
+                            "statement_start",
+                            "statement_end",
+                            "proof_start",
+                            "proof_end",
+                            "decl_end",
+                        )
+                    },
                 }
             )
             return shifted.render(proof, terminator)
@@ -137,7 +154,7 @@ def mask(text: str, language: Language, *, strings: bool = True) -> str:
     out: list[str] = []
     i, n = 0, len(text)
     lean = language == "lean"
-    open_c, close_c = ("/-", "-/") if lean else ("(*", "*)")
+    open_c = "/-" if lean else "(*"
     while i < n:
         c = text[i]
         if lean and text.startswith("--", i):
@@ -239,21 +256,21 @@ def normalize(text: str, language: Language) -> str:
 
 LEAN_THEOREM_KEYWORDS = ("theorem", "lemma", "example")
 _LEAN_MODIFIERS = r"(?:(?:@\[[^\]]*\]|private|protected|noncomputable|partial|unsafe|nonrec|scoped|local)\s+)*"
-LEAN_COMMAND_WORDS = (
+LEAN_COMMAND_WORDS = (  # noqa: SIM905 - one word list, kept compact
     "theorem lemma example def abbrev instance structure class inductive coinductive axiom axioms opaque "
-    "namespace section end open export variable universe set_option attribute macro macro_rules syntax elab "
-    "elab_rules notation infix infixl infixr prefix postfix import mutual deriving initialize builtin_initialize "
-    "run_cmd run_elab run_meta declare_syntax_cat private protected noncomputable partial unsafe nonrec scoped "
-    "local omit include irreducible_def add_decl_doc assert_not_exists"
+    "namespace section end open export variable universe set_option attribute macro macro_rules syntax "
+    "elab elab_rules notation infix infixl infixr prefix postfix import mutual deriving initialize "
+    "builtin_initialize run_cmd run_elab run_meta declare_syntax_cat private protected noncomputable "
+    "partial unsafe nonrec scoped local omit include irreducible_def add_decl_doc assert_not_exists "
 ).split()
 LEAN_COMMAND_START = re.compile(
     r"^(?:@\[|#[a-zA-Z_]|(?:" + "|".join(map(re.escape, LEAN_COMMAND_WORDS)) + r")(?![\w'.!?]))",
-    re.M,
+    re.MULTILINE,
 )
 _LEAN_DECL = re.compile(
     r"^(?P<mods>" + _LEAN_MODIFIERS + r")(?P<kw>theorem|lemma|example)(?![\w'.!?])"
     r"(?:[ \t\n]+(?P<name>«[^»]*»|[^\s(){}\[\]:⦃⦄,]+))?",
-    re.M,
+    re.MULTILINE,
 )
 _OPEN_BRACKETS = {"(": ")", "[": "]", "{": "}", "⦃": "⦄", "⟨": "⟩", "⟪": "⟫"}
 _CLOSE_BRACKETS = set(_OPEN_BRACKETS.values())
@@ -323,7 +340,7 @@ def _parse_lean(text: str, theorem: str | None) -> SourceFile:
         decls.append((m, name, stmt_start, decl_end, assign))
     if not decls:
         raise ParseError("no theorem found (expected a column-0 `theorem`/`lemma`/`example` declaration)")
-    chosen = _choose(decls, theorem, lambda d: d[1], lambda d: _lean_body_is_sorry(masked, d), "lean")
+    chosen = _choose(decls, theorem, lambda d: d[1], lambda d: _lean_body_is_sorry(masked, d))
     m, name, stmt_start, decl_end, assign = chosen
     if assign < 0:
         raise ParseError(f"theorem {name or '(example)'} at line {_line_of(text, m.start())} has no top-level `:=`")
@@ -338,6 +355,7 @@ def _parse_lean(text: str, theorem: str | None) -> SourceFile:
     while stmt_end > stmt_start and text[stmt_end - 1] in " \t\n":
         stmt_end -= 1
     return SourceFile(
+        namespace=_lean_namespace(masked[: m.start()]),
         language="lean",
         text=text,
         header=text[:header_end],
@@ -356,6 +374,43 @@ def _parse_lean(text: str, theorem: str | None) -> SourceFile:
     )
 
 
+def _lean_namespace(masked_prefix: str) -> str:
+    """Open ``namespace``s at the end of ``masked_prefix`` (sections count as unnamed scopes)."""
+    stack: list[str | None] = []
+    for m in re.finditer(
+        r"^(namespace|section|end)(?![\w'.!?])[ \t]*([^\s]*)",
+        masked_prefix,
+        re.MULTILINE,
+    ):
+        kw, arg = m.group(1), m.group(2)
+        if kw == "namespace":
+            stack.append(arg)
+        elif kw == "section":
+            stack.append(None)
+        elif stack:
+            stack.pop()
+    return ".".join(x for x in stack if x)
+
+
+def _rocq_namespace(masked: str, sents: list[tuple[int, int]]) -> str:
+    """Open ``Module``s before the target (``Section``s count as unnamed scopes)."""
+    stack: list[str | None] = []
+    for a, b in sents:
+        m = re.match(
+            r"(?:(Module)(?:\s+(?:Import|Export))?\s+(Type\s+)?([\w']+)(?![^.]*:=)[^.]*|(Section)\s+[\w']+|(End)\s+[\w']+)\s*\.$",
+            masked[a:b],
+        )
+        if not m:
+            continue
+        if m.group(1):
+            stack.append(None if m.group(2) else m.group(3))
+        elif m.group(4):
+            stack.append(None)
+        elif stack:
+            stack.pop()
+    return ".".join(x for x in stack if x)
+
+
 def _lean_body_is_sorry(masked: str, d) -> bool:
     _m, _name, _s, decl_end, assign = d
     if assign < 0:
@@ -364,7 +419,7 @@ def _lean_body_is_sorry(masked: str, d) -> bool:
     return body in ("sorry", "by sorry", "by")
 
 
-def _choose(decls, theorem, name_of, is_open, language):
+def _choose(decls, theorem, name_of, is_open):
     if theorem is not None:
         hits = [d for d in decls if name_of(d) == theorem]
         if not hits:
@@ -377,10 +432,22 @@ def _choose(decls, theorem, name_of, is_open, language):
 
 # --- Rocq ---------------------------------------------------------------------------------
 
-ROCQ_THEOREM_KEYWORDS = ("Theorem", "Lemma", "Fact", "Remark", "Corollary", "Proposition", "Property", "Example")
+ROCQ_THEOREM_KEYWORDS = (
+    "Theorem",
+    "Lemma",
+    "Fact",
+    "Remark",
+    "Corollary",
+    "Proposition",
+    "Property",
+    "Example",
+)
 _ROCQ_ATTRS = r"(?:#\[[^\]]*\]\s*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Program|Private)\s+)*"
 _ROCQ_DECL = re.compile(
-    _ROCQ_ATTRS + r"(?P<kw>" + "|".join(ROCQ_THEOREM_KEYWORDS) + r")\s+(?P<name>[A-Za-z_\u00a0-\uffff][\w'\u00a0-\uffff]*)"
+    _ROCQ_ATTRS
+    + r"(?P<kw>"
+    + "|".join(ROCQ_THEOREM_KEYWORDS)
+    + r")\s+(?P<name>[A-Za-z_\u00a0-\uffff][\w'\u00a0-\uffff]*)"
 )
 _ROCQ_HEADER = re.compile(
     r"(?:(?:From\s+\S+\s+)?Require(?:\s+(?:Import|Export))?\b|Import\b|Export\b|(?:(?:Local|Global)\s+)?Open\s+Scope\b"
@@ -420,9 +487,7 @@ def _parse_rocq(text: str, theorem: str | None) -> SourceFile:
         raise ParseError("no theorem found (expected `Theorem`/`Lemma`/... NAME ... `.`)")
 
     def term_of(d):
-        k, m = d
-        t = _ROCQ_TERMINATOR.search(masked, sents[k][1])
-        return t
+        return _ROCQ_TERMINATOR.search(masked, sents[d[0]][1])
 
     def is_open(d):
         t = term_of(d)
@@ -434,7 +499,7 @@ def _parse_rocq(text: str, theorem: str | None) -> SourceFile:
             return True  # the next declaration starts before any terminator
         return t.group("t") == "Admitted"
 
-    k, m = _choose(decls, theorem, lambda d: d[1].group("name"), is_open, "rocq")
+    k, m = _choose(decls, theorem, lambda d: d[1].group("name"), is_open)
     s, e = sents[k]
     name = m.group("name")
     stmt_start, stmt_end = m.end(), e - 1
@@ -471,6 +536,7 @@ def _parse_rocq(text: str, theorem: str | None) -> SourceFile:
             header_end = nl + 1
     decl_start = m.start()
     return SourceFile(
+        namespace=_rocq_namespace(masked, [se for se in sents if se[1] <= decl_start]),
         language="rocq",
         text=text,
         header=text[:header_end],

@@ -12,6 +12,7 @@ it is tentative until the assembled file passes the soundness verdict.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 
@@ -19,7 +20,7 @@ from . import prompts, tools
 from .chat import call_model
 from .lang import spec
 from .llm.base import ChatMessage, ChatModel, ToolCall
-from .records import LemmaGoal, LemmaResult, LemmaSpec
+from .records import Attempt, LemmaGoal, LemmaResult, LemmaSpec
 
 MAX_MODEL_ERRORS = 3
 
@@ -71,10 +72,14 @@ class LemmaAgent:
 
     def _check(self, proof: str) -> tuple[str, LemmaResult | None]:
         self.attempts += 1
+        restated = [d for d in self.lang.declarations(proof) if d.name == self.goal.name]
+        if restated:  # the model sent the whole lemma: keep only its proof
+            proof = restated[-1].proof
         if self.lang.has_hole(proof):
             return "rejected: the proof contains a hole (sorry/admit/Admitted); give a complete proof", None
         res = self.ws.check_decl(self.goal.context, self.goal.declaration, proof)
-        self._emit("attempt", source="agent", ok=res.complete, errors=list(res.errors[:3]), proof=proof[:2000])
+        att = Attempt(lemma=self.goal.name, proof=proof, ok=res.complete, source="agent", errors=res.errors[:3], goals=res.goals[:2], cpu_s=res.cpu_s, wall_s=res.wall_s)
+        self._emit("attempt", **att.model_dump(exclude={"lemma"}))
         if res.complete:
             return "OK: the lemma is proved.", self._result(True, proof=proof)
         return res.feedback(), None
@@ -92,7 +97,9 @@ class LemmaAgent:
             res = self.ws.goals_after(self.goal.context, self.goal.declaration, str(args.get("tactics") or ""))
             if res.errors:
                 return res.feedback(), None
-            return ("Goals:\n" + "\n\n".join(res.goals)) if res.goals else "No goals left: the tactics close the lemma (send them to check_proof).", None
+            return (
+                "Goals:\n" + "\n\n".join(res.goals)
+            ) if res.goals else "No goals left: the tactics close the lemma (send them to check_proof).", None
         if name == "search_library":
             return self.ws.search_library(str(args.get("query") or ""), self.goal.context, self.goal.declaration), None
         if name == "run_automation":
@@ -107,7 +114,12 @@ class LemmaAgent:
                 res = self.ws.check_decl(self.goal.context, self.goal.declaration, out.proof)
                 if res.complete:
                     return "OK: automation proved the lemma.", LemmaResult(
-                        name=self.goal.name, proved=True, proof=out.proof, source="automation", attempts=self.attempts, wall_s=round(time.monotonic() - self.t0, 3)
+                        name=self.goal.name,
+                        proved=True,
+                        proof=out.proof,
+                        source="automation",
+                        attempts=self.attempts,
+                        wall_s=round(time.monotonic() - self.t0, 3),
                     )
             return f"automation did not prove it ({out.reason})", None
         if name == "python":
@@ -129,6 +141,17 @@ class LemmaAgent:
         proof = args.get("proof")
         if not isinstance(decls, list) or not decls or not all(isinstance(d, str) for d in decls) or not isinstance(proof, str):
             return "error: split_lemma needs `lemmas` (a list of declaration strings) and `proof` (a string)", None
+        # Prefix sub-lemma names with this lemma's name, so that sub-lemmas of different lemmas
+        # (proved in parallel) can never clash in the assembled file.
+        raw_names = [self.lang.declarations(d if self.lang.language == "rocq" else d.rstrip() + " := by sorry") for d in decls]
+        if all(len(r) == 1 for r in raw_names):
+            for r in raw_names:
+                old = r[0].name
+                if not old.startswith(goal.name + "_"):
+                    new = f"{goal.name}_{old}"
+                    pat = re.compile(rf"(?<![\w.']){re.escape(old)}(?![\w'])")
+                    decls = [pat.sub(new, d) for d in decls]
+                    proof = pat.sub(new, proof)
         parsed = []
         for d in decls:
             found = self.lang.declarations(d if self.lang.language == "rocq" else d.rstrip() + " := by sorry")
@@ -138,6 +161,10 @@ class LemmaAgent:
         names = [p.name for p in parsed]
         if len(set(names)) != len(names) or goal.name in names:
             return "error: sub-lemma names must be distinct and differ from the current lemma", None
+        known = {d.name for d in self.lang.declarations(self.ws.env_header + "\n" + goal.context)} | {self.ws.problem.theorem_name}
+        clash = sorted(set(names) & known)
+        if clash:
+            return f"error: these names are already declared: {', '.join(clash)}; choose fresh names", None
         holes = "\n".join(self.lang.render_hole(p.declaration) for p in parsed)
         self.attempts += 1
         res = self.ws.check_decl(_join(goal.context, holes), goal.declaration, proof)
@@ -163,25 +190,45 @@ class LemmaAgent:
         final = self.ws.check_decl(context, goal.declaration, proof)
         if not final.complete:
             return "The sub-lemmas are proved but the combined proof fails:\n" + final.feedback(), None
-        return "OK: all sub-lemmas proved; the lemma is proved.", self._result(True, proof=proof, sublemmas=tuple(helpers))
+        return f"OK: all sub-lemmas ({', '.join(names)}) proved; the lemma is proved.", self._result(
+            True, proof=proof, sublemmas=tuple(helpers)
+        )
 
     # --- the conversation -----------------------------------------------------------------
     def run(self) -> LemmaResult:
+        messages: list[ChatMessage] = []
+        result = self._run(messages)
+        if self.cfg.prover.record_conversations:
+            self._emit("conversation", proved=result.proved, messages=[m.model_dump(mode="json") for m in messages])
+        return result
+
+    def _run(self, messages: list[ChatMessage]) -> LemmaResult:
         values = prompts.language_values(self.goal.language)
         system = prompts.render("agent_system", **values)
+        start = self.ws.goals_after(self.goal.context, self.goal.declaration, "")
+        notes = self.notes
+        if start.goals:
+            notes = f"Initial goal:\n{start.goals[0]}\n\n{notes}".rstrip()
         user = prompts.render(
             "agent_task",
             declaration=self.goal.declaration,
             context=(self.ws.env_header + "\n" + self.goal.context).strip() or "(nothing)",
-            notes=self.notes,
+            notes=notes,
             **values,
         )
-        messages = [ChatMessage(role="system", content=system), ChatMessage(role="user", content=user)]
+        messages += [ChatMessage(role="system", content=system), ChatMessage(role="user", content=user)]
         model_errors = 0
         last = "no turns taken"
         for turn in range(self.cfg.prover.agent_turns):
             resp = call_model(
-                self.llm, messages, budget=self.budget, trace=self.trace, problem=self.goal.problem, stage="agent", lemma=self.goal.name, tools=tools.ALL
+                self.llm,
+                messages,
+                budget=self.budget,
+                trace=self.trace,
+                problem=self.goal.problem,
+                stage="agent",
+                lemma=self.goal.name,
+                tools=tools.ALL,
             )
             if not resp.ok:
                 model_errors += 1
@@ -200,7 +247,7 @@ class LemmaAgent:
                         note = "Your answer was cut off (token limit). Be shorter. " + note
                     messages.append(ChatMessage(role="user", content=note))
                     continue
-                text, done = self._check(_strip_decl(code, self.goal.declaration, self.lang))
+                text, done = self._check(code)
                 if done is not None:
                     return done
                 last = text
@@ -208,7 +255,10 @@ class LemmaAgent:
                 continue
             for call in resp.tool_calls:
                 if call.error is not None:
-                    text, done = f"error: your call to {call.name or '?'} could not be read: {call.error}. Send it again with valid JSON arguments.", None
+                    text, done = (
+                        f"error: your call to {call.name or '?'} could not be read: {call.error}. Send it again with valid JSON arguments.",
+                        None,
+                    )
                 else:
                     text, done = self._tool(call)
                 self._emit("tool", tool=call.name, ok=call.error is None, result=text[:1000])
@@ -222,11 +272,3 @@ class LemmaAgent:
 def _join(a: str, b: str) -> str:
     a, b = a.strip("\n"), b.strip("\n")
     return f"{a}\n\n{b}" if a and b else (a or b)
-
-
-def _strip_decl(code: str, declaration: str, lang) -> str:
-    """If the model repeated the declaration around its proof, keep only the proof body."""
-    decls = lang.declarations(code)
-    if decls:
-        return decls[-1].proof
-    return code

@@ -12,7 +12,8 @@ assistant is missing; everything else (budget stops, model failures, failed lemm
 the result. ``trace`` is a ``prover.trace.Trace`` or a path (JSONL); ``pool`` a
 ``lean_tools.pool.SessionPool`` shared across problems (one is made and closed otherwise);
 ``llm`` overrides the configured model (tests pass a ``ScriptedLLM``); ``cancel`` is a
-``threading.Event`` that stops the run as if by Ctrl-C.
+``threading.Event`` that stops the run as if by Ctrl-C (``BackendUnavailable`` when the model backend cannot load); ``cache`` a ``prover.cache.LemmaCache``
+shared across problems (default: the one at ``config.prover.cache_path``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ def prove(
     pool: Any = None,
     llm: Any = None,
     cancel: threading.Event | None = None,
+    cache: Any = None,
 ) -> ProofResult:
     from .orchestrator import Orchestrator
     from .trace import Trace
@@ -41,7 +43,7 @@ def prove(
     own_trace = not isinstance(trace, Trace)
     tr = trace if isinstance(trace, Trace) else Trace(Path(trace) if trace is not None else None)
     try:
-        return Orchestrator(problem, config, trace=tr, pool=pool, llm=llm, cancel=cancel).run()
+        return Orchestrator(problem, config, trace=tr, pool=pool, llm=llm, cancel=cancel, cache=cache).run()
     finally:
         if own_trace:
             tr.close()

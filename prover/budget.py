@@ -18,7 +18,9 @@ class Budget:
     def __init__(self, limits: BudgetConfig, *, cancel: threading.Event | None = None):
         self.limits = limits
         self.t0 = time.monotonic()
-        self.cancel_event = cancel or threading.Event()
+        self.external_cancel = cancel
+        """The caller's event (never set here: it may be shared by many runs)."""
+        self.cancel_event = threading.Event()
         self._lock = threading.Lock()
         self.tokens_in = 0
         self.tokens_out = 0
@@ -49,7 +51,7 @@ class Budget:
         return max(0.0, self.limits.wall_s - self.wall_s)
 
     def exceeded(self) -> str | None:
-        if self.cancel_event.is_set():
+        if self.cancel_event.is_set() or (self.external_cancel is not None and self.external_cancel.is_set()):
             return "interrupt"
         if self.wall_s >= self.limits.wall_s:
             return "wall_s"
@@ -72,6 +74,7 @@ class Budget:
         raise BudgetExceeded(which)
 
     def cancel(self) -> None:
+        """Stop this run's workers at their next step (the caller's event is left alone)."""
         self.cancel_event.set()
 
     def spent(self) -> Spent:

@@ -81,7 +81,9 @@ class LemmaCache:
                 self._mem[key] = hit
         return hit
 
-    def put(self, key: str, *, language: str, name: str, declaration: str, proof: str, helpers: tuple[LemmaSpec, ...] = (), problem: str = "") -> None:
+    def put(
+        self, key: str, *, language: str, name: str, declaration: str, proof: str, helpers: tuple[LemmaSpec, ...] = (), problem: str = ""
+    ) -> None:
         with self._lock:
             self._mem[key] = (proof, helpers)
         if self.path is not None:

@@ -1,4 +1,4 @@
-"""``prover-check PROBLEM CANDIDATE [--theorem NAME] [--timeout S] [--json] [--static-only]``
+"""``prover-check PROBLEM CANDIDATE [--theorem NAME] [--timeout S] [--json] [--static-only] [--allow-require M]``
 
 Exit codes: 0 = CANDIDATE proves PROBLEM's theorem (accepted by the proof assistant after
 the soundness checks); 1 = it does not (the reason on one line); 2 = bad input (missing or
@@ -18,14 +18,51 @@ from pathlib import Path
 SUFFIXES = {".lean": "lean", ".v": "rocq"}
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """Usage errors as one line (``prover-check: error: ...``), exit code 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        print(f"{self.prog}: error: {message} (see --help)", file=sys.stderr)
+        raise SystemExit(2)
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="prover-check", description="Check that CANDIDATE proves PROBLEM's theorem.")
-    p.add_argument("problem", help="problem file (.lean or .v), the theorem ending in sorry/Admitted")
-    p.add_argument("candidate", help="candidate file: the problem with the proof filled in (same language)")
-    p.add_argument("--theorem", default=None, help="theorem name (default: the problem's last unproved theorem)")
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds per proof-assistant run (default 120)")
+    p = _OneLineParser(
+        prog="prover-check",
+        description="Check that CANDIDATE proves PROBLEM's theorem.",
+    )
+    p.add_argument(
+        "problem",
+        help="problem file (.lean or .v), the theorem ending in sorry/Admitted",
+    )
+    p.add_argument(
+        "candidate",
+        help="candidate file: the problem with the proof filled in (same language)",
+    )
+    p.add_argument(
+        "--theorem",
+        default=None,
+        help="theorem name (default: the problem's last unproved theorem)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=120.0,
+        help="seconds per proof-assistant run (default 120)",
+    )
     p.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
-    p.add_argument("--static-only", action="store_true", help="run only the static checks (never exits 0)")
+    p.add_argument(
+        "--static-only",
+        action="store_true",
+        help="run only the static checks (never exits 0)",
+    )
+    p.add_argument(
+        "--allow-require",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="Rocq: a module a helper may Require beyond the problem's header (repeatable), e.g. Lra",
+    )
     return p
 
 
@@ -71,13 +108,23 @@ def main(argv: list[str] | None = None) -> int:
     from lean_tools.types import NotInstalled, ProofAssistantError
 
     try:
-        verdict = verify(problem, candidate, language, theorem=args.theorem, timeout=args.timeout, static_only=args.static_only)
+        verdict = verify(
+            problem,
+            candidate,
+            language,
+            theorem=args.theorem,
+            timeout=args.timeout,
+            static_only=args.static_only,
+            allowed_requires=frozenset(args.allow_require),
+        )
     except BadProblem as e:
         return _bad_input(str(e))
     except NotInstalled as e:
         return _bad_input(f"the static checks passed, but {e}")
     except ProofAssistantError as e:
         return _bad_input(f"proof assistant failure: {' '.join(str(e).split())[:300]}")
+    except Exception as e:  # noqa: BLE001 - a verifier bug must never turn into an acceptance or a traceback
+        return _bad_input(f"internal error while checking ({e.__class__.__name__}: {' '.join(str(e).split())[:200]})")
     if args.json:
         print(json.dumps(verdict.model_dump(mode="json"), ensure_ascii=False))
     else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -19,7 +20,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="problem file (.v or .lean)")
     p.add_argument("--theorem", help="name of the theorem to prove (when the file has several)")
     p.add_argument("--config", help="TOML config (see configs/)")
-    p.add_argument("--backend", choices=["none", "openai", "vllm", "transformers"], help="model backend (default: from config; none = built-in search)")
+    p.add_argument(
+        "--backend", choices=["none", "openai", "vllm", "transformers"], help="model backend (default: from config; none = built-in search)"
+    )
     p.add_argument("--model", help="model name or local path")
     p.add_argument("--endpoint", help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
     p.add_argument("--informal", help="file with an informal proof to sketch from")
@@ -151,7 +154,14 @@ def _run(problem, cfg, args) -> int:
         )
         if result.proved:
             print(result.proof_text, end="" if (result.proof_text or "").endswith("\n") else "\n")
-    return 0 if result.proved else 1
+    code = 0 if result.proved else 1
+    if result.stopped_by == "interrupt":
+        # Worker threads may still sit in a model request (up to its timeout); the trace is
+        # closed and every proof-assistant process is gone, so do not wait for them at exit.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
 
 
 if __name__ == "__main__":  # pragma: no cover

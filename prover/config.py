@@ -98,6 +98,14 @@ class ProverSettings(_Cfg):
     cache_path: str | None = "~/.cache/agentic-prover/lemmas.sqlite"
     """Persistent lemma cache (sqlite); None disables it."""
     verify_timeout_s: float = 300.0
+    allowed_requires: tuple[str, ...] = ("Coq.Lia", "Coq.Lra", "Coq.Psatz")
+    """Rocq: standard-library modules a candidate may ``Require`` among its helpers (passed to
+    the soundness verdict as ``allowed_requires``). Lemma checks run with them loaded, so the
+    decision procedures ``lia``/``nia``/``lra``/``nra``/``psatz`` are available even when the
+    problem imports only ``Reals`` or ``Arith``. Empty: the problem's own imports only."""
+    record_conversations: bool = False
+    """Write each lemma agent's full conversation to the trace (``conversation`` events), e.g.
+    for training data. Off by default: traces grow by the whole transcript."""
 
 
 class ProverConfig(_Cfg):
@@ -152,8 +160,8 @@ def load_config(path: str | os.PathLike | None = None, *, env: dict[str, str] | 
         "model__type": env.get("PROVER_BACKEND") or None,
         "model__model": env.get("PROVER_MODEL") or None,
         "model__endpoint": env.get("PROVER_ENDPOINT") or None,
-        "prover__workers": int(env["PROVER_WORKERS"]) if env.get("PROVER_WORKERS") else None,
-        "budget__wall_s": float(env["PROVER_TIMEOUT"]) if env.get("PROVER_TIMEOUT") else None,
+        "prover__workers": env.get("PROVER_WORKERS") or None,
+        "budget__wall_s": env.get("PROVER_TIMEOUT") or None,
     }
     try:
         cfg = cfg.with_overrides(**env_over).with_overrides(**overrides)

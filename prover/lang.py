@@ -22,61 +22,14 @@ _LEAN_TOP = re.compile(
 
 
 def mask_comments(text: str, language: str) -> str:
-    """Same-length copy of ``text`` with comments (and Rocq strings) replaced by spaces, so
-    offsets found in the mask are offsets in the text."""
-    out = list(text)
-    i, n = 0, len(text)
-    if language == "rocq":
-        depth = 0
-        in_str = False
-        while i < n:
-            two = text[i : i + 2]
-            if in_str:
-                if text[i] == '"':
-                    in_str = False
-                out[i] = " " if text[i] != "\n" else "\n"
-                i += 1
-            elif two == "(*":
-                depth += 1
-                out[i] = out[i + 1] = " "
-                i += 2
-            elif two == "*)" and depth:
-                depth -= 1
-                out[i] = out[i + 1] = " "
-                i += 2
-            elif depth:
-                out[i] = " " if text[i] != "\n" else "\n"
-                i += 1
-            elif text[i] == '"':
-                in_str = True
-                out[i] = " "
-                i += 1
-            else:
-                i += 1
-    else:
-        depth = 0
-        while i < n:
-            two = text[i : i + 2]
-            if two == "/-":
-                depth += 1
-                out[i] = out[i + 1] = " "
-                i += 2
-            elif two == "-/" and depth:
-                depth -= 1
-                out[i] = out[i + 1] = " "
-                i += 2
-            elif depth:
-                out[i] = " " if text[i] != "\n" else "\n"
-                i += 1
-            elif two == "--":
-                j = text.find("\n", i)
-                j = n if j < 0 else j
-                for k in range(i, j):
-                    out[k] = " "
-                i = j
-            else:
-                i += 1
-    return "".join(out)
+    """Same-length copy of ``text`` with comments and strings blanked (``lean_tools.source.mask``),
+    so offsets found in the mask are offsets in the text. Unterminated comments blank to the end."""
+    from lean_tools.source import ParseError, mask
+
+    try:
+        return mask(text, language)  # type: ignore[arg-type]
+    except ParseError:
+        return mask(text + ("\n-/" if language == "lean" else "\n*)"), language)[: len(text)]  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -127,13 +80,6 @@ class LangSpec:
         if self.language == "rocq":
             return bool(re.search(r"\b(admit|Admitted|Abort|give_up)\b", masked)) or not masked.strip()
         return bool(re.search(r"\b(sorry|admit)\b", masked)) or not masked.strip()
-
-    def search_command(self, query: str) -> str:
-        q = query.strip().rstrip(".")
-        return f"Search {q}." if self.language == "rocq" else f"#find {q}"
-
-    def rename(self, declaration: str, old: str, new: str) -> str:
-        return re.sub(rf"(?<![\w.']){re.escape(old)}(?![\w'])", new, declaration, count=1)
 
     # --- finding declarations ---------------------------------------------------------
     def declarations(self, text: str) -> list[Decl]:

@@ -17,6 +17,7 @@ a pool this run created killed.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -31,6 +32,7 @@ from .errors import BadProblem, BudgetExceeded
 from .informal import informal_proof
 from .problem import render_candidate
 from .records import (
+    Attempt,
     LemmaGoal,
     LemmaResult,
     LemmaSpec,
@@ -40,11 +42,21 @@ from .records import (
     VerdictRecord,
 )
 from .trace import Trace
-from .workspace import Workspace
+from .workspace import Workspace, strip_imports
 
 
 class Orchestrator:
-    def __init__(self, problem: Problem, config: ProverConfig, *, trace: Trace, pool=None, llm=None, cancel: threading.Event | None = None, cache: LemmaCache | None = None):
+    def __init__(
+        self,
+        problem: Problem,
+        config: ProverConfig,
+        *,
+        trace: Trace,
+        pool=None,
+        llm=None,
+        cancel: threading.Event | None = None,
+        cache: LemmaCache | None = None,
+    ):
         """Nothing starts here: the pool (when none is given) and the model client are made in ``run``."""
         self.problem = problem
         self.config = config
@@ -62,13 +74,17 @@ class Orchestrator:
         if self.pool is None:
             from lean_tools.pool import SessionPool
 
-            self.pool = SessionPool(max_sessions=max(2, self.config.prover.workers + 1))
+            # Lemma checks and the built-in search use different headers (the search adds its
+            # tactic libraries), so each worker may hold two sessions.
+            self.pool = SessionPool(max_sessions=min(16, 2 * self.config.prover.workers + 1))
         if self.llm is None and self.config.uses_model:
             from .llm import make_llm
 
             self.llm = make_llm(self.config)
         self.ws = Workspace(self.problem, self.config, self.budget, self.trace, self.pool)
-        self.cache = self._cache if self._cache is not None else LemmaCache(self.config.prover.cache_path)
+        # The cache file is only opened when lemmas can occur (agent mode).
+        path = self.config.prover.cache_path if self.llm is not None else None
+        self.cache = self._cache if self._cache is not None else LemmaCache(path)
 
     # --- entry ---------------------------------------------------------------------------
     def run(self) -> ProofResult:
@@ -79,7 +95,15 @@ class Orchestrator:
             self._close()
             raise
         mode = "agent" if self.llm is not None else "default"
-        self.trace.emit("start", problem=p.name, language=p.language, theorem=p.theorem_name, mode=mode, config=self.config.summary(), model=getattr(self.llm, "name", ""))
+        self.trace.emit(
+            "start",
+            problem=p.name,
+            language=p.language,
+            theorem=p.theorem_name,
+            mode=mode,
+            config=self.config.summary(),
+            model=getattr(self.llm, "name", ""),
+        )
         result: ProofResult | None = None
         reason = ""
         try:
@@ -112,7 +136,9 @@ class Orchestrator:
         if self._own_pool and self.pool is not None:
             self.pool.close()
 
-    def _result(self, proved: bool, *, reason: str, mode: str, text: str | None = None, verdict: VerdictRecord | None = None) -> ProofResult:
+    def _result(
+        self, proved: bool, *, reason: str, mode: str, text: str | None = None, verdict: VerdictRecord | None = None
+    ) -> ProofResult:
         with self._results_lock:
             lemmas = tuple(self.lemma_results.values())
         return ProofResult(
@@ -130,18 +156,24 @@ class Orchestrator:
         )
 
     def _accept(self, proof: str, lemmas_text: str, mode: str, how: str) -> ProofResult | None:
-        """Assemble and ask the soundness verdict. A proof that opens with import sentences
-        (the built-in search adds its tactic libraries) is tried without them first, then with
-        them moved before the helpers: never inside the proof."""
-        variants = [(proof, lemmas_text)]
-        stripped = _strip_imports(proof)
-        if stripped != proof and stripped.strip():
-            imports = proof[: len(proof) - len(stripped)].strip()
-            # First without the imports; then with them as the first helper sentence (accepted
-            # only if the verdict allows standard-library imports among helpers).
-            variants = [(stripped, _join(imports, lemmas_text))]
-            if self.ws.check_decl(lemmas_text, self.problem.declaration, stripped, timeout=60).complete:
-                variants.insert(0, (stripped, lemmas_text))
+        """Assemble and ask the soundness verdict.
+
+        Import sentences never go inside a proof: the ones the built-in search puts at the top
+        of its proofs are dropped, and the workspace's allowed imports
+        (``prover.allowed_requires``, e.g. ``From Coq Require Import Lia Lra Psatz.``) become the
+        first helper sentence when the proof may need them: always in agent mode (lemmas were
+        checked with them loaded), in default mode when a decision procedure from them is used.
+        A default-mode proof without them is retried with them if the verdict rejects it."""
+        stripped = strip_imports(proof)
+        imports = self.ws.imports
+        with_imports = (stripped, _join(imports, lemmas_text))
+        without = (stripped, lemmas_text)
+        if not imports:
+            variants = [without]
+        elif mode == "agent" or _MICROMEGA.search(stripped):
+            variants = [with_imports]
+        else:
+            variants = [without, with_imports]
         self._stage("soundness verdict")
         for variant, helpers in variants:
             candidate = render_candidate(self.problem, variant, helpers)
@@ -173,8 +205,14 @@ class Orchestrator:
             return found
         if self._search_reason.startswith("statement error"):
             p = self.problem
-            raise BadProblem(f"{p.path or p.name}: the statement of {p.theorem_name} does not compile: {self._search_reason[len('statement error: '):]}")
-        why = f"rejected by the soundness check: {self._last_rejection.reason}" if self._last_rejection else f"built-in search found no proof ({self._search_reason})"
+            raise BadProblem(
+                f"{p.path or p.name}: the statement of {p.theorem_name} does not compile: {self._search_reason[len('statement error: ') :]}"
+            )
+        why = (
+            f"rejected by the soundness check: {self._last_rejection.reason}"
+            if self._last_rejection
+            else f"built-in search found no proof ({self._search_reason})"
+        )
         return self._result(False, reason=why, mode="default", verdict=self._last_rejection)
 
     # --- agent mode ------------------------------------------------------------------------
@@ -188,7 +226,7 @@ class Orchestrator:
                 return found
         self._stage("informal proof")
         informal = informal_proof(p, self.llm, enabled=cfg.prover.informal, budget=self.budget, trace=self.trace)
-        self.trace.emit("informal", problem=p.name, source=informal.source, text=informal.text[:4000])
+        self.trace.emit("informal", problem=p.name, source=informal.source, text=informal.text[:4000], record=informal)
         from sketch.stage import make_sketch
 
         failed_notes: list[str] = []
@@ -199,7 +237,7 @@ class Orchestrator:
             if not sk.checked:
                 last_reason = f"sketch did not compile: {sk.errors[0] if sk.errors else '?'}"
                 if sk.errors and sk.errors[0].startswith("model error: connection failed"):
-                    last_reason = f"model endpoint unreachable ({sk.errors[0][len('model error: '):]})"
+                    last_reason = f"model endpoint unreachable ({sk.errors[0][len('model error: ') :]})"
                     break
                 failed_notes.append(f"(round {rnd}: the sketch itself did not compile: {last_reason[:200]})")
                 continue
@@ -279,15 +317,22 @@ class Orchestrator:
                     break
                 done, _ = wait(list(running), timeout=0.5, return_when=FIRST_COMPLETED)
                 for f in done:
-                    n = running.pop(f)
+                    n = running[f]
                     r = f.result()  # BudgetExceeded propagates from here
+                    del running[f]
                     results[n] = r
                     if not r.proved:
                         failed = True
-        except BaseException:
+        except BaseException as e:
             self.budget.cancel()  # the other workers stop at their next step
             ex.shutdown(wait=False, cancel_futures=True)
-            _wait_quietly(list(running), 15.0)
+            _wait_quietly(list(running), 3.0)  # a worker stuck in a model request is not waited for
+            why = "interrupted" if isinstance(e, KeyboardInterrupt) else f"stopped: {e}"
+            for n in running.values():
+                with self._results_lock:
+                    seen = n in self.lemma_results
+                if not seen:
+                    self._record(LemmaResult(name=n, proved=False, reason=why), 0)
             raise
         ex.shutdown(wait=True, cancel_futures=True)
         for n in pending:
@@ -306,7 +351,17 @@ class Orchestrator:
     def _record(self, r: LemmaResult, depth: int) -> LemmaResult:
         with self._results_lock:
             self.lemma_results[r.name] = r
-        self.trace.emit("lemma", problem=self.problem.name, lemma=r.name, proved=r.proved, source=r.source, reason=r.reason, attempts=r.attempts, depth=depth, proof=(r.proof or "")[:2000])
+        self.trace.emit(
+            "lemma",
+            problem=self.problem.name,
+            lemma=r.name,
+            proved=r.proved,
+            source=r.source,
+            reason=r.reason,
+            attempts=r.attempts,
+            depth=depth,
+            proof=(r.proof or "")[:2000],
+        )
         return r
 
     def prove_lemma(self, goal: LemmaGoal, sketch_proof: str | None = None) -> LemmaResult:
@@ -320,15 +375,37 @@ class Orchestrator:
             res = self.ws.check_decl(ctx, goal.declaration, proof)
             self.trace.emit("cache", problem=goal.problem, lemma=goal.name, hit=True, reused=res.complete)
             if res.complete:
-                return self._record(LemmaResult(name=goal.name, proved=True, proof=proof, source="cache", attempts=1, sublemmas=helpers, wall_s=round(time.monotonic() - t0, 3)), goal.depth)
+                return self._record(
+                    LemmaResult(
+                        name=goal.name,
+                        proved=True,
+                        proof=proof,
+                        source="cache",
+                        attempts=1,
+                        sublemmas=helpers,
+                        wall_s=round(time.monotonic() - t0, 3),
+                    ),
+                    goal.depth,
+                )
         attempts = 0
         notes = []
         if sketch_proof and not lang.has_hole(sketch_proof):
             attempts += 1
             res = self.ws.check_decl(goal.context, goal.declaration, sketch_proof)
-            self.trace.emit("attempt", problem=goal.problem, lemma=goal.name, source="sketch", ok=res.complete, errors=list(res.errors[:3]))
+            att = Attempt(lemma=goal.name, proof=sketch_proof, ok=res.complete, source="sketch", errors=res.errors[:3], cpu_s=res.cpu_s, wall_s=res.wall_s)
+            self.trace.emit("attempt", problem=goal.problem, lemma=goal.name, **att.model_dump(exclude={"lemma"}))
             if res.complete:
-                return self._store(goal, LemmaResult(name=goal.name, proved=True, proof=sketch_proof, source="sketch", attempts=attempts, wall_s=round(time.monotonic() - t0, 3)))
+                return self._store(
+                    goal,
+                    LemmaResult(
+                        name=goal.name,
+                        proved=True,
+                        proof=sketch_proof,
+                        source="sketch",
+                        attempts=attempts,
+                        wall_s=round(time.monotonic() - t0, 3),
+                    ),
+                )
             notes.append("The sketch's own proof failed:\n" + res.feedback(800))
         if self.config.prover.automation_first:
             attempts += 1
@@ -336,10 +413,23 @@ class Orchestrator:
             if out.proved and out.proof:
                 res = self.ws.check_decl(goal.context, goal.declaration, out.proof)
                 if res.complete:
-                    return self._store(goal, LemmaResult(name=goal.name, proved=True, proof=out.proof, source="automation", attempts=attempts, wall_s=round(time.monotonic() - t0, 3)))
+                    return self._store(
+                        goal,
+                        LemmaResult(
+                            name=goal.name,
+                            proved=True,
+                            proof=out.proof,
+                            source="automation",
+                            attempts=attempts,
+                            wall_s=round(time.monotonic() - t0, 3),
+                        ),
+                    )
             notes.append(f"The built-in automation did not prove it ({out.reason}).")
         if self.llm is None:
-            return self._record(LemmaResult(name=goal.name, proved=False, reason="automation failed and no model is configured", attempts=attempts), goal.depth)
+            return self._record(
+                LemmaResult(name=goal.name, proved=False, reason="automation failed and no model is configured", attempts=attempts),
+                goal.depth,
+            )
         agent = LemmaAgent(goal, self.ws, self.llm, prove_sub=self.prove_lemma, make_goal=self.make_goal, notes="\n".join(notes))
         r = agent.run()
         r = r.model_copy(update={"attempts": r.attempts + attempts, "wall_s": round(time.monotonic() - t0, 3)})
@@ -347,14 +437,19 @@ class Orchestrator:
 
     def _store(self, goal: LemmaGoal, r: LemmaResult) -> LemmaResult:
         if r.proved and r.proof is not None:
-            self.cache.put(goal.key, language=goal.language, name=goal.name, declaration=goal.declaration, proof=r.proof, helpers=r.sublemmas, problem=goal.problem)
+            self.cache.put(
+                goal.key,
+                language=goal.language,
+                name=goal.name,
+                declaration=goal.declaration,
+                proof=r.proof,
+                helpers=r.sublemmas,
+                problem=goal.problem,
+            )
         return self._record(r, goal.depth)
 
 
-def _strip_imports(proof: str) -> str:
-    import re
-
-    return re.sub(r"\A(?:\s*(?:From\s+\S+\s+)?Require\s+(?:Import\s+|Export\s+)?[^.]*\.\s*)+", "", proof)
+_MICROMEGA = re.compile(r"\b(lia|nia|lra|nra|psatz|micromega)\b")
 
 
 def _wait_quietly(futures: list[Future], timeout: float) -> None:

@@ -42,7 +42,8 @@ SPLIT = ToolSpec(
     name="split_lemma",
     description=(
         "Split the lemma: give new sub-lemmas (full declarations, e.g. `Lemma foo (x : R) : x * x >= 0.`) "
-        "and a complete proof of the current lemma that uses them. The sub-lemmas are then proved separately."
+        "and a complete proof of the current lemma that uses them. The sub-lemmas are then proved separately. "
+        "Their names get the current lemma's name as a prefix (foo -> CURRENT_foo), in the proof too."
     ),
     parameters=_obj(
         {

@@ -11,7 +11,7 @@ budget stops, ``BudgetExceeded``) propagate.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from lean_tools import sandbox
 from lean_tools.types import (
@@ -41,6 +41,8 @@ class CheckResult:
     timed_out: bool = False
     hole_goals: tuple[str, ...] = ()
     """Goals at holes (Lean ``sorry``), when the backend reports them."""
+    infos: tuple[str, ...] = ()
+    """Info/warning messages (Lean ``exact?`` answers with "Try this: ...")."""
 
     def feedback(self, limit: int = 2500) -> str:
         if self.complete:
@@ -78,7 +80,13 @@ class Workspace:
         self.trace = trace
         self.pool = pool
         self.lang = spec(problem.language)
-        self.env_header = problem.header + problem.preamble
+        self.imports = imports_sentence(config.prover.allowed_requires) if problem.language == "rocq" else ""
+        """The allowed extra imports as one sentence ("" if none): loaded in every check and
+        placed first among the helpers of a candidate that relies on them."""
+        pre = problem.header + problem.preamble
+        if self.imports:
+            pre = pre + ("" if pre.endswith("\n") or not pre else "\n") + self.imports + "\n"
+        self.env_header = pre
 
     # --- raw checks ------------------------------------------------------------------------
     def check(self, code: str, *, timeout: float | None = None, attempt: bool = True, final_decl: str | None = None) -> CheckResult:
@@ -107,11 +115,32 @@ class Workspace:
         holed = final_decl is not None and self.lang.has_hole(final_decl)
         complete = not errors and not out.goals and not open_state and not holed
         hole_goals = tuple(h.goal for h in out.holes if h.goal and not h.goal.startswith("<"))
-        return CheckResult(not errors, complete, errors, tuple(out.goals), out.cpu_seconds, out.wall_seconds, hole_goals=hole_goals)
+        infos = tuple(_message_text(m) for m in out.messages if m not in out.errors)
+        return CheckResult(
+            not errors, complete, errors, tuple(out.goals), out.cpu_seconds, out.wall_seconds, hole_goals=hole_goals, infos=infos
+        )
 
     def check_decl(self, context: str, declaration: str, proof: str, *, timeout: float | None = None) -> CheckResult:
-        code = _join(context, self.lang.render(declaration, proof))
-        return self.check(code, timeout=timeout, final_decl=proof)
+        """Check ``declaration`` with ``proof`` after ``context``. Error lines are renumbered
+        relative to the proof body ("proof line 2: ..."), the way the model wrote it."""
+        rendered = self.lang.render(declaration, proof)
+        code = _join(context, rendered)
+        res = self.check(code, timeout=timeout, final_decl=proof)
+        if not res.errors:
+            return res
+        opener = "\nProof.\n" if self.problem.language == "rocq" else " := by\n"
+        body_at = len(code) - len(rendered) + rendered.find(opener) + len(opener)
+        first = code[:body_at].count("\n") + 1
+
+        def renumber(e: str) -> str:
+            m = re.match(r"line (\d+): ", e)
+            if not m:
+                return e
+            n = int(m.group(1))
+            where = f"proof line {n - first + 1}" if n >= first else "in the statement or context"
+            return f"{where}: {e[m.end():]}"
+
+        return replace(res, errors=tuple(renumber(e) for e in res.errors))
 
     def goals_after(self, context: str, declaration: str, prefix: str) -> CheckResult:
         """Goals after running ``prefix`` (possibly empty) on the declaration's proof."""
@@ -140,7 +169,7 @@ class Workspace:
             out = []
             for tac in ("exact?", "apply?"):
                 res = self.check(_join(context, self.lang.render(declaration, tac)), attempt=False, timeout=60)
-                out.append(f"{tac}: " + ("; ".join(res.errors) or "closed the goal"))
+                out.append(f"{tac}: " + "; ".join(res.infos + res.errors or ("closed the goal",)))
             return "\n".join(out)[:4000]
         q = query.strip().rstrip(".")
         if not q or "\n" in q or re.search(r"\b(Load|Drop|Redirect|Declare|Require)\b", q):
@@ -183,7 +212,10 @@ class Workspace:
             tactic_attempts=res.attempts,
             tags=list(res.tags),
         )
-        return SearchOutcome(res.proved, res.proof, res.reason, res.wall_seconds, res.attempts)
+        # The search opens its proofs with its tactic libraries' imports; checks here already
+        # load the allowed ones (``self.imports``), and imports never go inside a proof.
+        proof = strip_imports(res.proof) if res.proof else res.proof
+        return SearchOutcome(res.proved, proof, res.reason, res.wall_seconds, res.attempts)
 
     # --- python tool ----------------------------------------------------------------------
     def run_python(self, code: str) -> str:
@@ -210,10 +242,28 @@ class Workspace:
         except ImportError as e:
             return VerdictRecord(accepted=False, reason=f"soundness verifier unavailable: {e}")
         p = self.problem
-        v = verify(p.text, candidate, p.language, theorem=p.theorem_name, timeout=self.config.prover.verify_timeout_s)
+        extra = {"allowed_requires": frozenset(self.config.prover.allowed_requires)} if p.language == "rocq" else {}
+        v = verify(p.text, candidate, p.language, theorem=p.theorem_name, timeout=self.config.prover.verify_timeout_s, **extra)
         cpu = float(getattr(v, "cpu_seconds", 0.0) or getattr(v, "wall_seconds", 0.0) or 0.0)
         self.budget.charge_check(cpu, attempt=False)
         return VerdictRecord(accepted=bool(v.accepted), reason=str(v.reason))
+
+
+def strip_imports(proof: str) -> str:
+    """``proof`` without the import sentences at its start."""
+    return re.sub(r"\A(?:\s*(?:From\s+\S+\s+)?Require\s+(?:Import\s+|Export\s+)?[^.]*\.\s*)+", "", proof)
+
+
+def imports_sentence(modules: tuple[str, ...]) -> str:
+    """``("Coq.Lia", "Coq.Lra", "Foo")`` -> ``From Coq Require Import Lia Lra.\nRequire Import Foo.``"""
+    roots: dict[str, list[str]] = {}
+    for m in modules:
+        root, _, name = m.rpartition(".")
+        roots.setdefault(root, []).append(name)
+    lines = [
+        f"From {root} Require Import {' '.join(names)}." if root else f"Require Import {' '.join(names)}." for root, names in roots.items()
+    ]
+    return "\n".join(lines)
 
 
 def _join(context: str, code: str) -> str:

@@ -64,7 +64,8 @@ class AlgorithmConfig(_Section):
     max_refill_rounds: int = Field(4, ge=0)
     """How many extra generation rounds dynamic sampling may spend refilling one batch."""
     overlong_max: int | None = None
-    """DAPO overlong shaping: hard length L_max in action tokens (None: off)."""
+    """DAPO overlong shaping: hard length L_max in tactics of the final turn (+1 when the sampler
+    cut it at max_new_tokens). None: off."""
     overlong_cache: int = Field(2, ge=1)
     """DAPO overlong shaping: soft window L_cache; penalty ramps linearly to -1 over it."""
     dr_grpo_norm_tokens: int | None = None
@@ -141,8 +142,12 @@ class EnvConfig(_Section):
     passing candidate always gets the full verdict)."""
     cache_verdicts: bool = True
     """Reuse the verdict of an identical (problem, candidate) pair already checked in this run."""
-    shaping: Literal["none", "turn_penalty"] = "none"
-    """turn_penalty: a proof found on turn t>1 earns 1 - 0.1*(t-1) instead of 1."""
+    shaping: Literal["none", "turn_penalty", "goal_credit"] = "none"
+    """turn_penalty: a proof found on turn t>1 earns 1 - 0.1*(t-1) instead of 1. goal_credit: a
+    rejected script earns ``goal_credit_weight`` x the share of goals its error-free prefix closed
+    (per-goal credit, measured in the warm session); accepted scripts earn 1."""
+    goal_credit_weight: float = Field(0.3, ge=0.0, lt=1.0)
+    """Most a rejected script can earn under goal_credit (< 1, so it never ties a real proof)."""
     verifier: Literal["auto", "soundness", "checker"] = "auto"
     """soundness: ``lean_tools.soundness.verify``; checker: fresh coqc + static bans; auto: the
     first that is importable."""

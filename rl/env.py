@@ -7,8 +7,11 @@ script, and the verifier (``rl.verifier``) checks it. The episode stops at the f
 accepted script.
 
 Reward: 1.0 if the final verdict accepts, else 0.0. Optional shaping (``env.shaping``):
-``turn_penalty`` gives 1 - 0.1 * (t - 1) for a proof found on turn t. Algorithm shaping
-(DAPO overlong) is applied later by the algorithm hook, not here.
+``turn_penalty`` gives 1 - 0.1 * (t - 1) for a proof found on turn t; ``goal_credit`` gives a
+rejected final script ``goal_credit_weight`` (< 1) times the share of goals its error-free
+prefix closed (``Verifier.progress``; per-goal credit, e.g. one conjunct of two proved -> 0.5).
+``solved`` is always the verdict alone. Algorithm shaping (DAPO overlong) is applied later by
+the algorithm hook, not here.
 
 A group is the ``group_size`` episodes of one problem, generated together (one batched
 sampler call per turn). Exceptions never escape: a crashed episode is an ``Episode`` with
@@ -42,8 +45,11 @@ class Environment:
         self.cfg = cfg
         self.streaming = streaming
 
-    def _reward(self, verdict: Verdict, turn: int) -> float:
+    def _reward(self, problem: Problem, script: str, verdict: Verdict, turn: int) -> float:
         if not verdict.accepted:
+            progress = getattr(self.verifier, "progress", None)
+            if self.cfg.shaping == "goal_credit" and progress is not None:
+                return self.cfg.goal_credit_weight * progress(problem, script)
             return 0.0
         if self.cfg.shaping == "turn_penalty":
             return max(0.0, 1.0 - 0.1 * (turn - 1))
@@ -99,7 +105,10 @@ class Environment:
         v_end = latest_version()
         out = []
         for i in range(n):
-            reward = self._reward(turns[i][-1].verdict, len(turns[i])) if turns[i] and solved[i] else 0.0
+            last = turns[i][-1] if turns[i] else None
+            reward = 0.0
+            if last is not None and errors[i] is None:
+                reward = self._reward(problem, last.script, last.verdict, len(turns[i]))
             out.append(Episode(
                 problem_id=problem.id, family=problem.family, difficulty=problem.difficulty,
                 turns=tuple(turns[i]), reward=reward, solved=solved[i], error=errors[i],

@@ -347,6 +347,7 @@ def _row(job: Job, mode: str, res: dict, samples: list, eps: list[Episode], stat
         train_tokens_per_s=tokens / train_s if train_s else 0.0,
         train_seq_tokens=seq_tokens,
         by_family={k: sum(v) / len(v) for k, v in sorted(fam.items())},
+        problems_downweighted=job.problems.filtered_fraction(),
     )
 
 

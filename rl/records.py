@@ -125,5 +125,7 @@ class StepMetrics(_Record):
     """Action tokens (the ones with a loss) per second of training."""
     train_seq_tokens: int = 0
     """Prompt + action tokens the trainer ran forward/backward over (one epoch)."""
+    problems_downweighted: float = 0.0
+    """Share of training problems the difficulty filter currently down-weights (pass rate 0 or 1)."""
     heldout_pass1: float | None = None
     by_family: dict[str, float] = {}

@@ -171,7 +171,6 @@ class TransformersSampler:
             ids[b, P - len(e):] = torch.tensor(e)
             att[b, P - len(e):] = 1
         n_actions = len(ACTIONS)
-        self_temperature = self.temperature
         budget = self.max_new_tokens
         end_bias = self.end_bias
 
@@ -180,7 +179,7 @@ class TransformersSampler:
                 step = input_ids.shape[1] - P
                 out = torch.full_like(scores, float("-inf"))
                 out[:, ACT0 : ACT0 + n_actions] = scores[:, ACT0 : ACT0 + n_actions]
-                out[:, ACT0 + END] += end_bias / self_temperature
+                out[:, ACT0 + END] += end_bias  # the temperature warper divides after this, as the trainer does
                 if step == 0:
                     out[:, ACT0 + END] = float("-inf")
                 if step >= budget:

@@ -81,6 +81,7 @@ class Verifier:
         self.source = "soundness" if self._verify else "checker"
         self._checker = None
         self._cache: dict[tuple[str, str], Verdict] = {}
+        self._progress: dict[tuple[str, str, str], float] = {}
         self._lock = threading.Lock()
         self._local = threading.local()
         self._sessions: list = []
@@ -176,6 +177,41 @@ class Verifier:
         if self.use_cache and not v.reason.startswith("verifier failure"):
             with self._lock:
                 self._cache[key] = v
+
+    def progress(self, problem: Problem, script: str) -> float:
+        """Share of goals the script's longest error-free prefix closes: closed / (closed + still open).
+
+        Runs the tactics one by one in the warm session (``run_tactic``), stopping at the first
+        error. Tactics are split at periods, which is exact for ``rl.policy.ACTIONS`` scripts. Used only for reward shaping of *rejected* candidates (``env.shaping =
+        "goal_credit"``); it never decides acceptance. 0.0 when the session cannot answer.
+        """
+        key = ("progress", problem.id, script)
+        if self.use_cache:
+            with self._lock:
+                hit = self._progress.get(key)
+            if hit is not None:
+                return hit
+        value = 0.0
+        try:
+            sess = self._session(problem.header)
+            opened = sess.run_command(f"Theorem {problem.name} {problem.statement}.\nProof.", timeout=self.timeout)
+            holes = [h for h in opened.holes if h.state is not None]
+            if opened.ok and holes:
+                state, open_goals, closed = holes[-1].state, max(1, len(opened.goals)), 0
+                for tactic in [t.strip() + "." for t in script.split(".") if t.strip()]:
+                    out = sess.run_tactic(state, tactic, timeout=self.timeout)
+                    if not out.ok:
+                        break
+                    if len(out.goals) < open_goals:
+                        closed += open_goals - len(out.goals)
+                    open_goals, state = len(out.goals), out.state
+                value = closed / (closed + open_goals) if closed + open_goals else 0.0
+        except Exception:  # noqa: BLE001 - shaping is best effort
+            value = 0.0
+        if self.use_cache:
+            with self._lock:
+                self._progress[key] = value
+        return value
 
     def close_thread_sessions(self) -> None:
         """Close the calling thread's warm sessions (a rollout thread calls this as it exits)."""

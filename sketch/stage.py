@@ -46,7 +46,7 @@ def make_sketch(problem, informal: str, llm, ws, config, trace, budget, *, round
     user = prompts.render(
         "sketch",
         theorem_name=problem.theorem_name,
-        context=(problem.header + problem.preamble).strip() or "(nothing)",
+        context=ws.env_header.strip() or "(nothing)",
         declaration=problem.declaration.strip(),
         informal=informal.strip() or "(none given: find the proof yourself)",
         feedback=feedback,
@@ -71,7 +71,11 @@ def make_sketch(problem, informal: str, llm, ws, config, trace, budget, *, round
         except (SketchParseError, ValueError) as e:
             errors = (str(e),)
             trace.emit("sketch_error", problem=problem.name, round=round, repair=repair, errors=list(errors))
-            messages.append(ChatMessage(role="user", content=prompts.render("sketch_repair", errors=f"- {e}", theorem_name=problem.theorem_name, **values)))
+            messages.append(
+                ChatMessage(
+                    role="user", content=prompts.render("sketch_repair", errors=f"- {e}", theorem_name=problem.theorem_name, **values)
+                )
+            )
             continue
         lemmas = tuple(lem for lem in parsed.lemmas if lem.name in needed)
         text = skeleton(ws, lemmas, parsed.main_proof)
@@ -87,7 +91,15 @@ def make_sketch(problem, informal: str, llm, ws, config, trace, budget, *, round
                 checked=True,
                 repairs=repair,
             )
-            trace.emit("sketch", problem=problem.name, round=round, repairs=repair, lemmas=[lem.name for lem in lemmas], edges=[list(e) for e in sk.edges])
+            trace.emit(
+                "sketch",
+                problem=problem.name,
+                round=round,
+                repairs=repair,
+                lemmas=[lem.name for lem in lemmas],
+                edges=[list(e) for e in sk.edges],
+                record=sk,
+            )
             return sk
         errors = res.errors or (res.feedback(),)
         trace.emit("sketch_error", problem=problem.name, round=round, repair=repair, errors=list(errors))
@@ -95,4 +107,13 @@ def make_sketch(problem, informal: str, llm, ws, config, trace, budget, *, round
         messages.append(
             ChatMessage(role="user", content=prompts.render("sketch_repair", errors=report, theorem_name=problem.theorem_name, **values))
         )
-    return Sketch(problem=problem.name, round=round, lemmas=(), main_proof="", text=text, checked=False, errors=errors, repairs=config.prover.sketch_repairs)
+    return Sketch(
+        problem=problem.name,
+        round=round,
+        lemmas=(),
+        main_proof="",
+        text=text,
+        checked=False,
+        errors=errors,
+        repairs=config.prover.sketch_repairs,
+    )

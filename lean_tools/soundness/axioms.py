@@ -107,12 +107,10 @@ def rocq_axiom_allowed(name: str, module: str, problem_params: frozenset[str]) -
     if any(_is_suffix(name, full) for full in ROCQ_AXIOMS):
         return True
     mod, _, _leaf = name.rpartition(".")
-    if mod and mod.split(".")[0] not in (module, "Top"):
-        if any(full == mod or full.endswith("." + mod) for full in ROCQ_PRIMITIVE_MODULES):
-            return True
-    if name.startswith(module + ".") and name[len(module) + 1 :] in problem_params:
+    primitive = any(full == mod or full.endswith("." + mod) for full in ROCQ_PRIMITIVE_MODULES)
+    if mod and mod.split(".")[0] not in (module, "Top") and primitive:
         return True
-    return False
+    return name.startswith(module + ".") and name[len(module) + 1 :] in problem_params
 
 
 def rocq_unexpected(report: AssumptionReport, module: str, problem_params: frozenset[str]) -> tuple[str, ...]:
@@ -126,7 +124,8 @@ def rocq_unexpected(report: AssumptionReport, module: str, problem_params: froze
 
 
 _ROCQ_PARAM_HEADS = re.compile(
-    r"^(?:(?:Local|Global)\s+)?(?:Variables?|Parameters?|Hypothes[ie]s|Axioms?|Conjectures?|Context)\s+(?P<rest>.*)$", re.S
+    r"^(?:(?:Local|Global)\s+)?(?:Variables?|Parameters?|Hypothes[ie]s|Axioms?|Conjectures?|Context)\s+(?P<rest>.*)$",
+    re.DOTALL,
 )
 
 

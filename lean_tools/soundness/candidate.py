@@ -11,6 +11,7 @@ Precisely, with P the parsed problem and C the candidate parsed for P's theorem 
    Variables, solution abbrevs) are unchanged and nothing is inserted among them.
 3. Helpers: C's remaining units before the target (``helpers``) are new declarations. They
    are screened (``screens``, role ``helpers``) and must be complete (no sorry/Admitted);
+   Rocq only: ``Require`` of modules the caller lists in ``allowed_requires`` (default none);
    their declared names must not occur as identifiers in the theorem statement.
 4. Declaration: C's declaration prefix (modifiers, keyword, name) equals P's, except that
    theorem-like keywords are interchangeable (``theorem``/``lemma``; ``Theorem``/``Lemma``/...).
@@ -28,10 +29,21 @@ helpers, fresh helper names) is the defence.
 
 from __future__ import annotations
 
+import itertools
 import re
 
-from ..source import LEAN_THEOREM_KEYWORDS, ROCQ_THEOREM_KEYWORDS, Language, ParseError, SourceFile
-from ..source import LEAN_COMMAND_START, mask, normalize, parse_source, rocq_sentences
+from ..source import (
+    LEAN_COMMAND_START,
+    LEAN_THEOREM_KEYWORDS,
+    ROCQ_THEOREM_KEYWORDS,
+    Language,
+    ParseError,
+    SourceFile,
+    mask,
+    normalize,
+    parse_source,
+    rocq_sentences,
+)
 from ..types import Record
 from .screens import screen, skeleton
 from .verdict import Finding
@@ -70,7 +82,7 @@ def _units(text: str, end: int, language: Language) -> list[tuple[int, int]]:
         return out
     starts = [m.start() for m in LEAN_COMMAND_START.finditer(masked)]
     bounds = [0, *[s for s in starts if s > 0], end]
-    return [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+    return [(a, b) for a, b in itertools.pairwise(bounds) if b > a]
 
 
 def _norm_keyword(prefix: str, language: Language) -> str:
@@ -97,7 +109,9 @@ def _identifiers(text: str, language: Language) -> set[str]:
     return toks | parts
 
 
-def locate(problem: SourceFile, candidate_text: str, *, lenient: bool = False) -> tuple[SourceFile | None, int, str | None]:
+def locate(
+    problem: SourceFile, candidate_text: str, *, lenient: bool = False
+) -> tuple[SourceFile | None, int, str | None]:
     """(parsed candidate, helpers_start, parse failure message).
 
     ``helpers_start`` is the end of the longest run of leading candidate units equal to the
@@ -129,7 +143,12 @@ def locate(problem: SourceFile, candidate_text: str, *, lenient: bool = False) -
     return cand, matched_end, None
 
 
-def check_candidate(problem: SourceFile, candidate_text: str) -> CandidateResult:
+def check_candidate(
+    problem: SourceFile,
+    candidate_text: str,
+    *,
+    allowed_requires: frozenset[str] = frozenset(),
+) -> CandidateResult:
     """Apply rules 1-8. Never raises for a bad candidate; findings explain the rejection.
 
     ``split`` is set whenever the target could be located, even if a rule failed.
@@ -157,14 +176,22 @@ def check_candidate(problem: SourceFile, candidate_text: str) -> CandidateResult
     decl_names = _all_decl_names(mask(candidate_text, lang), lang)
     same = [n for n in decl_names if n == name]
     if name and len(same) != 1:
-        return fail("candidate.duplicate", f"theorem {name} is declared {len(same)} times in the candidate")
+        return fail(
+            "candidate.duplicate",
+            f"theorem {name} is declared {len(same)} times in the candidate",
+        )
     for n in decl_names:
         if name and n != name and skeleton(n) == skeleton(name):
-            return fail("lookalike", f"declaration {n!r} is a look-alike of the theorem name {name!r}")
+            return fail(
+                "lookalike",
+                f"declaration {n!r} is a look-alike of the theorem name {name!r}",
+            )
     # Rule 2: the problem's prefix units come first, unchanged.
     pu = _units(problem.text, problem.decl_start, lang)
     pn = [x for x in (normalize(problem.text[a:b], lang) for a, b in pu) if x]
-    matched = [x for x in (normalize(candidate_text[a:b], lang) for a, b in _units(candidate_text, helpers_start, lang)) if x]
+    matched = [
+        x for x in (normalize(candidate_text[a:b], lang) for a, b in _units(candidate_text, helpers_start, lang)) if x
+    ]
     if matched != pn:
         k = len(matched)
         found = normalize(helpers, lang)[:80] or "(nothing)"
@@ -176,33 +203,97 @@ def check_candidate(problem: SourceFile, candidate_text: str) -> CandidateResult
         )
     # Rules 4-7.
     if _norm_keyword(cand.decl_prefix, lang) != _norm_keyword(problem.decl_prefix, lang):
-        return fail("candidate.declaration", f"declaration `{normalize(cand.decl_prefix, lang)}` differs from the problem's `{normalize(problem.decl_prefix, lang)}`")
+        return fail(
+            "candidate.declaration",
+            f"declaration `{normalize(cand.decl_prefix, lang)}` differs from the problem's `{normalize(problem.decl_prefix, lang)}`",
+        )
     if cand.statement_text() != problem.statement_text():
         return fail("candidate.statement", f"the statement of {name} differs from the problem's")
     if normalize(cand.suffix, lang) != normalize(problem.suffix, lang):
-        return fail("candidate.suffix", f"text after theorem {name} differs from the problem's (nothing may follow the proof)")
+        return fail(
+            "candidate.suffix",
+            f"text after theorem {name} differs from the problem's (nothing may follow the proof)",
+        )
     if lang == "rocq" and cand.terminator != "Qed.":
-        return fail("candidate.terminator", f"the proof of {name} must end with Qed., found `{cand.terminator or 'nothing'}`")
+        return fail(
+            "candidate.terminator",
+            f"the proof of {name} must end with Qed., found `{cand.terminator or 'nothing'}`",
+        )
     # Rules 3 and 8: screens.
+    try:
+        findings = _screens(problem, cand, split, helpers, helpers_line, allowed_requires)
+    except ParseError as e:  # a slice that does not lex on its own: never accept it
+        findings = [Finding(rule="candidate.parse", message=f"candidate: {e}")]
+    return CandidateResult(
+        split=split,
+        findings=tuple(findings),
+        stage="screen" if findings else "candidate",
+    )
+
+
+def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> list[Finding]:
+    lang, name = problem.language, problem.theorem_name
     findings: list[Finding] = []
     if helpers.strip():
-        findings += screen(helpers, lang, role="helpers", line_offset=helpers_line - 1)
+        findings += screen(
+            helpers,
+            lang,
+            role="helpers",
+            line_offset=helpers_line - 1,
+            allowed_requires=allowed_requires,
+        )
         stmt_ids = _identifiers(problem.statement, lang)
         for n in _declared_names(helpers, lang):
             if n in stmt_ids or n.split(".")[-1] in stmt_ids:
-                findings.append(Finding(rule="candidate.shadowing", message=f"helper `{n}` reuses a name that occurs in the statement", line=helpers_line))
+                findings.append(
+                    Finding(
+                        rule="candidate.shadowing",
+                        message=f"helper `{n}` reuses a name that occurs in the statement",
+                        line=helpers_line,
+                    )
+                )
             if lang == "lean" and "." in n.strip("«»"):
-                findings.append(Finding(rule="candidate.shadowing", message=f"helper `{n}` must have a plain (non-namespaced) name", line=helpers_line))
+                findings.append(
+                    Finding(
+                        rule="candidate.shadowing",
+                        message=f"helper `{n}` must have a plain (non-namespaced) name",
+                        line=helpers_line,
+                    )
+                )
     if not cand.proof.strip():
-        findings.append(Finding(rule="candidate.empty", message=f"the proof of {name} is empty", line=split.proof_line))
+        findings.append(
+            Finding(
+                rule="candidate.empty",
+                message=f"the proof of {name} is empty",
+                line=split.proof_line,
+            )
+        )
     findings += screen(cand.proof, lang, role="proof", line_offset=split.proof_line - 1)
-    return CandidateResult(split=split, findings=tuple(findings), stage="screen" if findings else "candidate")
+    return findings
 
 
 def _all_decl_names(masked: str, language: Language) -> list[str]:
     if language == "lean":
         pat = r"(?<![\w'.])(?:theorem|lemma|def|abbrev|axiom|opaque|instance|structure|class|inductive)\s+(«[^»]*»|[^\s(){}\[\]:⦃⦄,]+)"
     else:
-        kws = "|".join((*ROCQ_THEOREM_KEYWORDS, "Definition", "Fixpoint", "CoFixpoint", "Axiom", "Parameter", "Conjecture", "Hypothesis", "Variable", "Let", "Inductive", "Record", "Structure", "Class", "Instance"))
+        kws = "|".join(
+            (
+                *ROCQ_THEOREM_KEYWORDS,
+                "Definition",
+                "Fixpoint",
+                "CoFixpoint",
+                "Axiom",
+                "Parameter",
+                "Conjecture",
+                "Hypothesis",
+                "Variable",
+                "Let",
+                "Inductive",
+                "Record",
+                "Structure",
+                "Class",
+                "Instance",
+            )
+        )
         pat = rf"(?<![\w'.])(?:{kws})\s+([\w'\u00a0-\uffff]+)"
     return re.findall(pat, masked)

@@ -22,11 +22,18 @@ from .verdict import Verdict, reject
 
 
 def verify_lean(problem: SourceFile, candidate_text: str, *, timeout: float = 120.0) -> Verdict:
-    from ..lean.checker import LeanChecker, has_sorry  # late: the Lean layer is optional
+    from ..lean.checker import (  # late: the Lean layer is optional
+        LeanChecker,
+        has_sorry,
+    )
 
     name = problem.theorem_name
     if not name:
-        return reject("candidate", "an unnamed `example` cannot be checked with #print axioms; name the theorem", "lean")
+        return reject(
+            "candidate",
+            "an unnamed `example` cannot be checked with #print axioms; name the theorem",
+            "lean",
+        )
     checker = LeanChecker()
     fc = checker.check_file(candidate_text, timeout=timeout)
     cpu, wall = fc.cpu_seconds, fc.wall_seconds
@@ -39,14 +46,20 @@ def verify_lean(problem: SourceFile, candidate_text: str, *, timeout: float = 12
         return reject("compile", f"lean rejected the candidate: {line}{first}", "lean", name)
     if has_sorry(fc):
         return reject("compile", "lean reports `declaration uses sorry`", "lean", name)
-    rep = checker.print_axioms(candidate_text, name, timeout=timeout, mode="module")
+    rep = checker.print_axioms(candidate_text, problem.qualified_name, timeout=timeout, mode="module")
     cpu += rep.check.cpu_seconds
     wall += rep.check.wall_seconds
     if rep.axioms is None:
         return reject("axioms", f"no trustworthy `#print axioms {name}` answer", "lean", name)
     bad = [a for a in rep.axioms if a not in LEAN_AXIOMS]
     if bad:
-        return reject("axioms", f"{name} depends on non-whitelisted axioms: {', '.join(bad)}", "lean", name, axioms=list(rep.axioms))
+        return reject(
+            "axioms",
+            f"{name} depends on non-whitelisted axioms: {', '.join(bad)}",
+            "lean",
+            name,
+            axioms=list(rep.axioms),
+        )
     return Verdict(
         accepted=True,
         reason=f"{name} proved; axioms: {', '.join(rep.axioms) or 'none'}",

@@ -37,7 +37,12 @@ import secrets
 from ..rocq.checker import compile_and_query, parse_coq_messages
 from ..source import SourceFile, mask, rocq_sentences
 from ..types import Severity
-from .axioms import entry_name, parse_print_assumptions, rocq_declared_parameters, rocq_unexpected
+from .axioms import (
+    entry_name,
+    parse_print_assumptions,
+    rocq_declared_parameters,
+    rocq_unexpected,
+)
 from .candidate import CandidateSplit
 from .verdict import Verdict, reject
 
@@ -52,43 +57,58 @@ def build_candidate_module(problem: SourceFile, candidate_text: str, split: Cand
     return candidate_text[:at] + probe + candidate_text[at:]
 
 
-def build_query(theorem: str, nonce: str) -> str:
-    """The query module: Require only; statement identity; Print Assumptions; markers."""
-    q = f"Top.{MODULE}"
+def build_query(theorem: str, nonce: str, namespace: str = "") -> str:
+    """The query module: Require only; statement identity; Print Assumptions; markers.
+
+    ``namespace``: the Module path of the target inside the candidate ("" at top level).
+    """
+    q = f"Top.{MODULE}" + (f".{namespace}" if namespace else "")
 
     def mark(tag: str) -> str:
         return f'Goal True. idtac "@@{nonce}:{tag}@@". exact I. Qed.\n'
 
     return (
-        f"Require {q}.\n"
+        f"Require Top.{MODULE}.\n"
         f"Goal True.\n"
         f"first [ (let a := type of {q}.{PROBE} in let b := type of {q}.{theorem} in constr_eq a b);\n"
         f'        idtac "@@{nonce}:SAME@@"\n'
         f'      | idtac "@@{nonce}:DIFFERENT@@" ].\n'
-        f"exact I. Qed.\n"
-        + mark("ASSUMPTIONS")
-        + f"Print Assumptions {q}.{theorem}.\n"
-        + mark("END")
+        f"exact I. Qed.\n" + mark("ASSUMPTIONS") + f"Print Assumptions {q}.{theorem}.\n" + mark("END")
     )
 
 
-def _first_error(out: str, source: str | None) -> str:
+def _first_error(out: str, source: str | None, probe_at: int = 0, probe_lines: int = 0) -> str:
+    """First error, its line mapped back to the candidate's own numbering (the probe adds lines)."""
     msgs = parse_coq_messages(out, source)
     errs = [m for m in msgs if m.severity is Severity.ERROR]
     if not errs:
         return out.strip().splitlines()[-1][:300] if out.strip() else "no message"
     m = errs[0]
-    at = f"line {m.pos.line}: " if m.pos else ""
+    at = ""
+    if m.pos:
+        line = m.pos.line
+        if probe_lines and line > probe_at + probe_lines:
+            line -= probe_lines
+        at = f"line {line}: "
     return at + " ".join(m.text.split())[:300]
 
 
-def verify_rocq(problem: SourceFile, candidate_text: str, split: CandidateSplit, *, timeout: float = 120.0) -> Verdict:
+def verify_rocq(
+    problem: SourceFile,
+    candidate_text: str,
+    split: CandidateSplit,
+    *,
+    timeout: float = 120.0,
+) -> Verdict:
     """Compile and query. Raises ``NotInstalled`` when coqc is missing."""
     name = problem.theorem_name
     module_text = build_candidate_module(problem, candidate_text, split)
     nonce = secrets.token_hex(8)
     results = compile_and_query(
-        {f"{MODULE}.v": module_text, "Query.v": build_query(name, nonce)},
+        {
+            f"{MODULE}.v": module_text,
+            "Query.v": build_query(name, nonce, problem.namespace),
+        },
         [f"{MODULE}.v", "Query.v"],
         timeout=timeout,
     )
@@ -102,8 +122,9 @@ def verify_rocq(problem: SourceFile, candidate_text: str, split: CandidateSplit,
     if comp.timed_out:
         return done(reject("compile", f"coqc timed out after {timeout:.0f} s", "rocq", name))
     if comp.returncode != 0:
-        err = _first_error(comp.stdout + "\n" + comp.stderr, module_text)
-        # lines of the module text are shifted by the probe (3 lines) after helpers_start
+        probe_at = candidate_text.count("\n", 0, split.helpers_start)
+        probe_lines = module_text.count("\n") - candidate_text.count("\n")
+        err = _first_error(comp.stdout + "\n" + comp.stderr, module_text, probe_at, probe_lines)
         return done(reject("compile", f"coqc rejected the candidate: {err}", "rocq", name))
     if len(results) < 2:
         return done(reject("compile", "query step did not run", "rocq", name))
@@ -111,7 +132,14 @@ def verify_rocq(problem: SourceFile, candidate_text: str, split: CandidateSplit,
     out = q.stdout
     if q.timed_out or q.returncode != 0:
         err = _first_error(q.stdout + "\n" + q.stderr, None)
-        return done(reject("statement", f"query on the compiled candidate failed: {err}", "rocq", name))
+        return done(
+            reject(
+                "statement",
+                f"query on the compiled candidate failed: {err}",
+                "rocq",
+                name,
+            )
+        )
     if f"@@{nonce}:SAME@@" not in out:
         why = "different" if f"@@{nonce}:DIFFERENT@@" in out else "not comparable"
         return done(
@@ -122,17 +150,31 @@ def verify_rocq(problem: SourceFile, candidate_text: str, split: CandidateSplit,
                 name,
             )
         )
-    m = re.search(rf"@@{nonce}:ASSUMPTIONS@@\s*\n(?P<body>.*?)@@{nonce}:END@@", out, re.S)
+    m = re.search(rf"@@{nonce}:ASSUMPTIONS@@\s*\n(?P<body>.*?)@@{nonce}:END@@", out, re.DOTALL)
     report = parse_print_assumptions(m.group("body")) if m else None
     if report is None:
-        return done(reject("axioms", "could not read Print Assumptions output", "rocq", name, output=out[-2000:]))
+        return done(
+            reject(
+                "axioms",
+                "could not read Print Assumptions output",
+                "rocq",
+                name,
+                output=out[-2000:],
+            )
+        )
     masked = mask(problem.text[: problem.decl_start], "rocq")
     params = rocq_declared_parameters([masked[a:b] for a, b in rocq_sentences(masked)])
     bad = rocq_unexpected(report, MODULE, params)
     axioms = [entry_name(e) or e for e in report.entries]
     if bad:
         return done(
-            reject("axioms", f"{name} depends on non-whitelisted assumptions: {'; '.join(bad)[:400]}", "rocq", name, axioms=list(report.entries))
+            reject(
+                "axioms",
+                f"{name} depends on non-whitelisted assumptions: {'; '.join(bad)[:400]}",
+                "rocq",
+                name,
+                axioms=list(report.entries),
+            )
         )
     return done(
         Verdict(

@@ -18,8 +18,9 @@ Defences, Lean (``screen_lean``):
 - ``lean.set_option``: any ``set_option`` except ``maxHeartbeats``/``maxRecDepth``/
   ``synthInstance.maxHeartbeats``/``synthInstance.maxSize`` (so no ``debug.skipKernelTC``).
 - ``lean.meta``: the ``Lean.`` namespace (``Lean.Elab``, ``addDecl``, environment access), ``IO``.
-- ``lean.raw_string``: raw string literals ``r"..."``/``r#"..."#``, which the masker does not
-  lex the way Lean does (they could otherwise hide code from the screen).
+- ``lean.raw_string``: raw string literals ``r"..."``/``r#"..."#`` and interpolated strings
+  ``s!"..{e}.."``/``m!``/``f!``: the masker does not lex them the way Lean does (raw strings) or
+  masks code inside them (interpolation), so they could hide code from the screen.
 
 Defences, Rocq (``screen_rocq``):
 - ``rocq.hole``: ``admit``, ``Admitted``, ``give_up``, ``Abort``.
@@ -48,14 +49,8 @@ from .verdict import Finding
 
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad\u180e]")
 _HOMOGLYPHS = str.maketrans(
-    {
-        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j",
-        "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l", "ɡ": "g", "ո": "n", "м": "m", "т": "t", "к": "k",
-        "в": "b", "н": "h", "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O",
-        "Р": "P", "С": "C", "Т": "T", "Х": "X", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k",
-        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
-        "Ο": "O", "Ρ": "P", "Τ": "T", "Χ": "X", "Υ": "Y", "ı": "i",
-    }
+    "аеорсухіјѕԁһӏɡոмтквнАВЕКМНОРСТХορνικΑΒΕΖΗΙΚΜΝΟΡΤΧΥı",
+    "aeopcyxijsdhlgnmtkbhABEKMHOPCTXopvikABEZHIKMNOPTXYi",
 )
 
 
@@ -76,16 +71,20 @@ def _words(pattern_words: list[str], left: str) -> re.Pattern[str]:
 # --- Lean -----------------------------------------------------------------------------------
 
 _LEAN_HOLES = ["sorry", "sorryAx", "admit"]
-_LEAN_NATIVE = ["native_decide", "ofReduceBool", "ofReduceNat", "reduceBool", "reduceNat", "trustCompiler",
-                "implemented_by", "extern", "csimp", "native"]
-_LEAN_COMMANDS = (
-    "axiom axioms opaque instance attribute macro macro_rules syntax elab elab_rules by_elab notation notation3 infix infixl "
-    "infixr prefix postfix declare_syntax_cat import export open namespace section end universe universes variable "
-    "variables local scoped class structure inductive coinductive initialize builtin_initialize run_cmd run_tac "
-    "run_elab run_meta mutual unsafe partial meta deriving include omit addDecl addAndCompile add_decl_doc "
-    "register_tactic_tag elab_stx simproc dsimproc simproc_decl dsimproc_decl grind_pattern"
+_LEAN_NATIVE = (  # noqa: SIM905 - one word list, kept compact
+    "native_decide ofReduceBool ofReduceNat reduceBool reduceNat trustCompiler implemented_by extern csimp native "
 ).split()
-_LEAN_DECLS = ["theorem", "lemma", "def", "abbrev", "example", "noncomputable", "private", "protected"]
+_LEAN_COMMANDS = (  # noqa: SIM905 - one word list, kept compact
+    "axiom axioms opaque instance attribute macro macro_rules syntax elab elab_rules by_elab notation "
+    "notation3 infix infixl infixr prefix postfix declare_syntax_cat import export open namespace section "
+    "end universe universes variable variables local scoped class structure inductive coinductive "
+    "initialize builtin_initialize run_cmd run_tac run_elab run_meta mutual unsafe partial meta deriving "
+    "include omit addDecl addAndCompile add_decl_doc register_tactic_tag elab_stx simproc dsimproc "
+    "simproc_decl dsimproc_decl grind_pattern "
+).split()
+_LEAN_DECLS = (  # noqa: SIM905 - one word list, kept compact
+    "theorem lemma def abbrev example noncomputable private protected "
+).split()
 _SAFE_OPTIONS = r"(?:maxHeartbeats|maxRecDepth|synthInstance\.maxHeartbeats|synthInstance\.maxSize)"
 
 _RE_LEAN_HOLE = _words(_LEAN_HOLES, r"[\w']")
@@ -95,8 +94,8 @@ _RE_LEAN_DECL = _words(_LEAN_DECLS, r"[\w'.]")
 _RE_LEAN_HASH = re.compile(r"#[A-Za-z_]")
 _RE_LEAN_ATTR = re.compile(r"@\[(?P<body>[^\]]*)\]")
 _RE_LEAN_SETOPT = re.compile(r"(?<![\w'.])set_option(?![\w'])(?P<rest>[^\n]*)")
-_RE_LEAN_META = re.compile(r"(?<![\w'.])(?:Lean\.|IO(?![\w'])|unsafe\w*)")
-_RE_LEAN_RAW = re.compile(r"(?<![\w'])r#*\"")
+_RE_LEAN_META = re.compile(r"(?<![\w'])(?:Lean\.|IO(?![\w'])|unsafe\w*)")
+_RE_LEAN_RAW = re.compile(r"(?<![\w'])(?:r#*|[a-z]!)\"")
 
 
 def screen_lean(text: str, *, role: str = "proof", line_offset: int = 0) -> tuple[Finding, ...]:
@@ -104,16 +103,35 @@ def screen_lean(text: str, *, role: str = "proof", line_offset: int = 0) -> tupl
     out: list[Finding] = []
     raw = text
     for m in _RE_LEAN_RAW.finditer(raw):
-        out.append(Finding(rule="lean.raw_string", message="raw string literal in added text", line=_line(raw, m.start(), line_offset)))
+        out.append(
+            Finding(
+                rule="lean.raw_string",
+                message=f"raw or interpolated string literal `{m.group(0)}` in added text",
+                line=_line(raw, m.start(), line_offset),
+            )
+        )
     for m in _INVISIBLE.finditer(raw):
-        out.append(Finding(rule="invisible", message=f"invisible character U+{ord(m.group(0)):04X}", line=_line(raw, m.start(), line_offset)))
+        out.append(
+            Finding(
+                rule="invisible",
+                message=f"invisible character U+{ord(m.group(0)):04X}",
+                line=_line(raw, m.start(), line_offset),
+            )
+        )
     masked = mask(raw, "lean")
     out += _lean_rules(masked, role, line_offset)
     if not out:
         sk = skeleton(masked)
         if sk != masked:
             for f in _lean_rules(sk, role, line_offset):
-                out.append(Finding(rule="lookalike", message=f"look-alike spelling: {f.message}", line=f.line, snippet=f.snippet))
+                out.append(
+                    Finding(
+                        rule="lookalike",
+                        message=f"look-alike spelling: {f.message}",
+                        line=f.line,
+                        snippet=f.snippet,
+                    )
+                )
     return tuple(out)
 
 
@@ -121,41 +139,78 @@ def _lean_rules(masked: str, role: str, off: int) -> list[Finding]:
     out: list[Finding] = []
 
     def add(rule: str, m: re.Match[str], what: str) -> None:
-        out.append(Finding(rule=rule, message=what, line=_line(masked, m.start(), off), snippet=m.group(0)[:60]))
+        out.append(
+            Finding(
+                rule=rule,
+                message=what,
+                line=_line(masked, m.start(), off),
+                snippet=m.group(0)[:60],
+            )
+        )
 
     for m in _RE_LEAN_HOLE.finditer(masked):
         add("lean.hole", m, f"`{m.group(0)}` leaves the proof unfinished")
     for m in _RE_LEAN_NATIVE.finditer(masked):
-        add("lean.native", m, f"`{m.group(0)}` trusts the compiler instead of the kernel")
+        add(
+            "lean.native",
+            m,
+            f"`{m.group(0)}` trusts the compiler instead of the kernel",
+        )
     for m in _RE_LEAN_CMD.finditer(masked):
-        add("lean.command", m, f"command keyword `{m.group(0)}` is not allowed in a proof or helper")
+        add(
+            "lean.command",
+            m,
+            f"command keyword `{m.group(0)}` is not allowed in a proof or helper",
+        )
     for m in _RE_LEAN_HASH.finditer(masked):
         add("lean.command", m, f"`{m.group(0)}...` command is not allowed")
     for m in _RE_LEAN_META.finditer(masked):
         add("lean.meta", m, f"`{m.group(0)}` (metaprogramming / IO) is not allowed")
     for m in _RE_LEAN_SETOPT.finditer(masked):
         if not re.match(rf"\s+{_SAFE_OPTIONS}\s+\d+\s+in\b", m.group("rest")):
-            add("lean.set_option", m, "only `set_option maxHeartbeats/maxRecDepth N in` is allowed")
+            add(
+                "lean.set_option",
+                m,
+                "only `set_option maxHeartbeats/maxRecDepth N in` is allowed",
+            )
     for m in _RE_LEAN_ATTR.finditer(masked):
         if role != "helpers" or m.group("body").strip() != "simp":
-            add("lean.attribute", m, f"attribute `@[{m.group('body').strip()}]` is not allowed")
+            add(
+                "lean.attribute",
+                m,
+                f"attribute `@[{m.group('body').strip()}]` is not allowed",
+            )
     if role == "proof":
         for m in _RE_LEAN_DECL.finditer(masked):
-            add("lean.command", m, f"declaration keyword `{m.group(0)}` inside a proof body")
+            add(
+                "lean.command",
+                m,
+                f"declaration keyword `{m.group(0)}` inside a proof body",
+            )
     return out
 
 
 # --- Rocq -----------------------------------------------------------------------------------
 
 _ROCQ_HOLES = ["admit", "Admitted", "give_up", "Abort"]
-_ROCQ_BANNED_WORDS = (
-    "bypass_check native_compute Axiom Axioms Parameter Parameters Conjecture Conjectures Hypothesis Hypotheses "
-    "Variable Variables Context Declare Load Redirect Drop Cd Extraction Extract Unset Module Section Notation "
-    "Infix Reserved Instance Canonical Coercion Hint Arguments Opaque Transparent Strategy Typeclasses Register "
-    "Primitive Require Import Export Print Assumptions Locate Program Obligation Obligations Goal Save Restart Undo "
-    "BackTo Back Reset Generalizable Universe Universes Constraint Polymorphic Monomorphic Cumulative Debug Optimize"
+_ROCQ_BANNED_WORDS = (  # noqa: SIM905 - one word list, kept compact
+    "bypass_check native_compute Axiom Axioms Parameter Parameters Conjecture Conjectures Hypothesis "
+    "Hypotheses Variable Variables Context Declare Load Redirect Drop Cd Extraction Extract Unset Module "
+    "Section Notation Infix Reserved Instance Canonical Coercion Hint Arguments Opaque Transparent "
+    "Strategy Typeclasses Register Primitive Require Import Export Print Assumptions Locate Program "
+    "Obligation Obligations Goal Save Restart Undo BackTo Back Reset Generalizable Universe Universes "
+    "Constraint Polymorphic Monomorphic Cumulative Debug Optimize "
 ).split()
-_ROCQ_DECL_HEADS = {"Lemma", "Theorem", "Fact", "Remark", "Corollary", "Proposition", "Property", "Example"}
+_ROCQ_DECL_HEADS = {
+    "Lemma",
+    "Theorem",
+    "Fact",
+    "Remark",
+    "Corollary",
+    "Proposition",
+    "Property",
+    "Example",
+}
 _ROCQ_HELPER_HEADS = _ROCQ_DECL_HEADS | {"Definition", "Fixpoint", "Ltac"}
 _ROCQ_PROOF_CAPS = {"Proof", "Qed", "Defined", "Unshelve"}
 
@@ -174,18 +229,62 @@ def sentence_head(sentence: str) -> str:
     return w.group(0) if w else ""
 
 
-def screen_rocq(text: str, *, role: str = "proof", line_offset: int = 0) -> tuple[Finding, ...]:
-    """Screen Rocq text a candidate added. ``role``: ``proof`` (tactics of the target) or ``helpers``."""
+_RE_REQUIRE = re.compile(r"(?:From\s+(?P<root>[\w.]+)\s+)?Require(?:\s+(?:Import|Export))?\s+(?P<mods>[\w.\s]+)\.$")
+
+
+def allowed_require(sentence: str, allowed: frozenset[str]) -> bool:
+    """A ``[From X] Require [Import] M1 M2.`` sentence naming only modules in ``allowed``.
+
+    Names are compared as written (``Lra``, ``Coq.micromega.Lra``); with ``From X`` each
+    module counts as ``X.M``. Used only for helpers, where the verifier's elaborated-statement
+    check and ``Print Assumptions`` still guard what the import brings in.
+    """
+    m = _RE_REQUIRE.match(sentence.strip())
+    if not m or not allowed:
+        return False
+    mods = m.group("mods").split()
+    root = m.group("root")
+    return bool(mods) and all((f"{root}.{x}" if root else x) in allowed for x in mods)
+
+
+def screen_rocq(
+    text: str,
+    *,
+    role: str = "proof",
+    line_offset: int = 0,
+    allowed_requires: frozenset[str] = frozenset(),
+) -> tuple[Finding, ...]:
+    """Screen Rocq text a candidate added. ``role``: ``proof`` (tactics of the target) or ``helpers``.
+
+    ``allowed_requires`` (helpers only): module names a helper ``Require`` may load.
+    """
     out: list[Finding] = []
     for m in _INVISIBLE.finditer(text):
-        out.append(Finding(rule="invisible", message=f"invisible character U+{ord(m.group(0)):04X}", line=_line(text, m.start(), line_offset)))
+        out.append(
+            Finding(
+                rule="invisible",
+                message=f"invisible character U+{ord(m.group(0)):04X}",
+                line=_line(text, m.start(), line_offset),
+            )
+        )
     masked = mask(text, "rocq")
+    if role == "helpers" and allowed_requires:
+        for a, b in rocq_sentences(masked):
+            if allowed_require(masked[a:b], allowed_requires):
+                masked = masked[:a] + " " * (b - a) + masked[b:]
     out += _rocq_rules(masked, role, line_offset)
     if not out:
         sk = skeleton(masked)
         if sk != masked:
             for f in _rocq_rules(sk, role, line_offset):
-                out.append(Finding(rule="lookalike", message=f"look-alike spelling: {f.message}", line=f.line, snippet=f.snippet))
+                out.append(
+                    Finding(
+                        rule="lookalike",
+                        message=f"look-alike spelling: {f.message}",
+                        line=f.line,
+                        snippet=f.snippet,
+                    )
+                )
     return tuple(out)
 
 
@@ -193,16 +292,38 @@ def _rocq_rules(masked: str, role: str, off: int) -> list[Finding]:
     out: list[Finding] = []
 
     def add(rule: str, pos: int, what: str, snippet: str = "") -> None:
-        out.append(Finding(rule=rule, message=what, line=_line(masked, pos, off), snippet=snippet[:60]))
+        out.append(
+            Finding(
+                rule=rule,
+                message=what,
+                line=_line(masked, pos, off),
+                snippet=snippet[:60],
+            )
+        )
 
     for m in _RE_ROCQ_HOLE.finditer(masked):
-        add("rocq.hole", m.start(), f"`{m.group(0)}` leaves the proof unfinished", m.group(0))
+        add(
+            "rocq.hole",
+            m.start(),
+            f"`{m.group(0)}` leaves the proof unfinished",
+            m.group(0),
+        )
     for m in _RE_ROCQ_BANNED.finditer(masked):
-        add("rocq.banned", m.start(), f"`{m.group(0)}` is not allowed in a proof or helper", m.group(0))
+        add(
+            "rocq.banned",
+            m.start(),
+            f"`{m.group(0)}` is not allowed in a proof or helper",
+            m.group(0),
+        )
     for m in _RE_ROCQ_ATTR.finditer(masked):
         add("rocq.attribute", m.start(), "attributes `#[...]` are not allowed", "#[")
     for m in _RE_ROCQ_RESERVED.finditer(masked):
-        add("rocq.reserved", m.start(), f"`{m.group(0)}` uses the verifier's reserved prefix", m.group(0))
+        add(
+            "rocq.reserved",
+            m.start(),
+            f"`{m.group(0)}` uses the verifier's reserved prefix",
+            m.group(0),
+        )
     in_proof = role == "proof"
     for s, e in rocq_sentences(masked) + _trailing(masked):
         sent = masked[s:e]
@@ -215,16 +336,30 @@ def _rocq_rules(masked: str, role: str, off: int) -> list[Finding]:
                     in_proof = False
                 continue
             if head[0].isupper():
-                add("rocq.command", s, f"sentence `{head} ...` inside a proof is a command, not a tactic", sent.strip())
+                add(
+                    "rocq.command",
+                    s,
+                    f"sentence `{head} ...` inside a proof is a command, not a tactic",
+                    sent.strip(),
+                )
             continue
         # helpers, between declarations
         if head not in _ROCQ_HELPER_HEADS:
-            add("rocq.command", s, f"only Lemma/Theorem/Definition/Fixpoint/Ltac may precede the theorem, found `{head}`", sent.strip())
+            add(
+                "rocq.command",
+                s,
+                f"only Lemma/Theorem/Definition/Fixpoint/Ltac may precede the theorem, found `{head}`",
+                sent.strip(),
+            )
             continue
         if head in _ROCQ_DECL_HEADS or (head in ("Definition", "Fixpoint") and not _has_body(sent)):
             in_proof = True
     if role == "helpers" and in_proof:
-        add("rocq.hole", len(masked), "a helper declaration is not closed with Qed./Defined.")
+        add(
+            "rocq.hole",
+            len(masked),
+            "a helper declaration is not closed with Qed./Defined.",
+        )
     return out
 
 
@@ -244,8 +379,15 @@ def _has_body(sentence: str) -> bool:
     return ":=" in sentence
 
 
-def screen(text: str, language: Language, *, role: str = "proof", line_offset: int = 0) -> tuple[Finding, ...]:
+def screen(
+    text: str,
+    language: Language,
+    *,
+    role: str = "proof",
+    line_offset: int = 0,
+    allowed_requires: frozenset[str] = frozenset(),
+) -> tuple[Finding, ...]:
     """Dispatch to ``screen_lean``/``screen_rocq``."""
     if language == "lean":
         return screen_lean(text, role=role, line_offset=line_offset)
-    return screen_rocq(text, role=role, line_offset=line_offset)
+    return screen_rocq(text, role=role, line_offset=line_offset, allowed_requires=allowed_requires)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from pydantic import Field
+
 from ..types import Record
 
 Stage = Literal["parse", "candidate", "screen", "compile", "statement", "axioms", "accepted"]
@@ -32,7 +34,7 @@ class Verdict(Record):
     stage: Stage
     language: Literal["lean", "rocq"]
     theorem: str = ""
-    details: dict[str, Any] = {}
+    details: dict[str, Any] = Field(default_factory=dict)
     """Stage-specific facts: findings, axioms seen, compiler messages (JSON-serialisable)."""
     cpu_seconds: float = 0.0
     wall_seconds: float = 0.0

@@ -26,9 +26,14 @@ def parse_problem(problem_text: str, language: Language, theorem: str | None = N
         raise BadProblem(f"problem: {e}") from e
 
 
-def static_verdict(problem: SourceFile, candidate_text: str) -> tuple[Verdict | None, CandidateResult]:
+def static_verdict(
+    problem: SourceFile,
+    candidate_text: str,
+    *,
+    allowed_requires: frozenset[str] = frozenset(),
+) -> tuple[Verdict | None, CandidateResult]:
     """(rejection or None, the candidate analysis). None means: go on to the proof assistant."""
-    res = check_candidate(problem, candidate_text)
+    res = check_candidate(problem, candidate_text, allowed_requires=allowed_requires)
     if res.ok:
         return None, res
     f = res.findings[0]
@@ -52,6 +57,7 @@ def verify(
     *,
     static_only: bool = False,
     skip_static: bool = False,
+    allowed_requires: frozenset[str] | set[str] | tuple[str, ...] = frozenset(),
 ) -> Verdict:
     """Whether ``candidate_text`` proves ``problem_text``'s theorem.
 
@@ -59,6 +65,9 @@ def verify(
     a clean candidate comes back with stage ``candidate`` and reason ``passed static checks``).
     ``skip_static``: TESTING ONLY - run the proof-assistant layer even on a candidate the
     static rules reject, to show that layer catches the cheat on its own (defence in depth).
+    ``allowed_requires`` (Rocq): modules a helper may ``Require`` beyond the problem's header,
+    e.g. ``{"Lra", "Lia", "Psatz"}`` for miniF2F statements that import only ``Reals``; the
+    elaborated-statement check and ``Print Assumptions`` still apply. Default: none.
     Raises ``BadProblem`` (problem unparsable) and ``NotInstalled`` (no proof assistant).
     """
     t0 = time.monotonic()
@@ -66,20 +75,31 @@ def verify(
     if skip_static:
         cand, helpers_start, err = locate(problem, candidate_text, lenient=True)
         if cand is None:
-            return reject("candidate", err or "candidate: unparsable", language, problem.theorem_name)
+            return reject(
+                "candidate",
+                err or "candidate: unparsable",
+                language,
+                problem.theorem_name,
+            )
         split = CandidateSplit(
-            helpers=candidate_text[helpers_start : cand.decl_start], helpers_start=helpers_start,
-            helpers_line=candidate_text.count("\n", 0, helpers_start) + 1, proof=cand.proof,
-            proof_line=candidate_text.count("\n", 0, cand.proof_start) + 1, theorem=problem.theorem_name,
+            helpers=candidate_text[helpers_start : cand.decl_start],
+            helpers_start=helpers_start,
+            helpers_line=candidate_text.count("\n", 0, helpers_start) + 1,
+            proof=cand.proof,
+            proof_line=candidate_text.count("\n", 0, cand.proof_start) + 1,
+            theorem=problem.theorem_name,
         )
     else:
-        rejected, res = static_verdict(problem, candidate_text)
+        rejected, res = static_verdict(problem, candidate_text, allowed_requires=frozenset(allowed_requires))
         if rejected is not None:
             return rejected.model_copy(update={"wall_seconds": time.monotonic() - t0})
         if static_only or res.split is None:
             return Verdict(
-                accepted=False, reason="passed static checks (not yet checked by the proof assistant)",
-                stage="candidate", language=language, theorem=problem.theorem_name,
+                accepted=False,
+                reason="passed static checks (not yet checked by the proof assistant)",
+                stage="candidate",
+                language=language,
+                theorem=problem.theorem_name,
             )
         split = res.split
     if language == "rocq":

@@ -59,7 +59,11 @@ class ChatMessage(Record):
         d: dict[str, Any] = {"role": self.role, "content": self.content}
         if self.tool_calls:
             d["tool_calls"] = [
-                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.raw_arguments or json.dumps(c.arguments or {})}}
+                {
+                    "id": c.id,
+                    "type": "function",
+                    "function": {"name": c.name, "arguments": c.raw_arguments or json.dumps(c.arguments or {})},
+                }
                 for c in self.tool_calls
             ]
         if self.tool_call_id is not None:
@@ -125,7 +129,9 @@ def parse_arguments(name: str, raw: Any, call_id: str | None = None) -> ToolCall
     try:
         val = json.loads(text)
     except json.JSONDecodeError as e:
-        return ToolCall(id=cid, name=name, raw_arguments=text, error=f"arguments are not valid JSON ({e.msg} at char {e.pos}); possibly truncated")
+        return ToolCall(
+            id=cid, name=name, raw_arguments=text, error=f"arguments are not valid JSON ({e.msg} at char {e.pos}); possibly truncated"
+        )
     if not isinstance(val, dict):
         return ToolCall(id=cid, name=name, raw_arguments=text, error="arguments must be a JSON object")
     return ToolCall(id=cid, name=name, arguments=val, raw_arguments=text)

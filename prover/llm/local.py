@@ -32,7 +32,9 @@ def _plain_messages(messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], 
     for m in messages:
         content = m.content
         if m.tool_calls:
-            content += "".join(f'\n<tool_call>{{"name": "{c.name}", "arguments": {c.raw_arguments or "{}"}}}</tool_call>' for c in m.tool_calls)
+            content += "".join(
+                f'\n<tool_call>{{"name": "{c.name}", "arguments": {c.raw_arguments or "{}"}}}</tool_call>' for c in m.tool_calls
+            )
         role = m.role
         if role == "tool":
             role, content = "user", f"[tool result {m.name or ''}]\n{content}"
@@ -85,7 +87,9 @@ class TransformersChat:
         self.tokenizer = tokenizer
         self._lock = threading.Lock()
 
-    def chat(self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling: SamplingConfig | None = None) -> ChatResponse:
+    def chat(
+        self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling: SamplingConfig | None = None
+    ) -> ChatResponse:
         s = sampling or self.sampling
         t0 = time.monotonic()
         prompt = _render(self.tokenizer, messages, tools)
@@ -135,7 +139,9 @@ class VLLMChat:
         self.tokenizer = self.engine.get_tokenizer()
         self._lock = threading.Lock()
 
-    def chat(self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling: SamplingConfig | None = None) -> ChatResponse:
+    def chat(
+        self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling: SamplingConfig | None = None
+    ) -> ChatResponse:
         s = sampling or self.sampling
         t0 = time.monotonic()
         prompt = _render(self.tokenizer, messages, tools)

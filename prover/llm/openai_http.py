@@ -98,7 +98,9 @@ class OpenAIChat:
                 detail = ""
             return e.code, detail
 
-    def chat(self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling: SamplingConfig | None = None) -> ChatResponse:
+    def chat(
+        self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling: SamplingConfig | None = None
+    ) -> ChatResponse:
         sampling = sampling or self.sampling
         body = self._payload(messages, tools, sampling)
         t0 = time.monotonic()

@@ -52,7 +52,9 @@ class ScriptedLLM:
         self._lock = threading.Lock()
         self.requests: list[tuple[tuple[ChatMessage, ...], tuple[str, ...]]] = []
 
-    def chat(self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling: SamplingConfig | None = None) -> ChatResponse:
+    def chat(
+        self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling: SamplingConfig | None = None
+    ) -> ChatResponse:
         with self._lock:
             self.requests.append((tuple(messages), tuple(t.name for t in tools)))
             if self._fn is None:

@@ -5,20 +5,28 @@ statement_code, language, budget) -> SearchResult``. Tactic tables per language 
 ``tactics.py``; running candidates on a state in ``portfolio.py``; the search in ``search.py``.
 """
 
-from .portfolio import BASELINE_ROCQ, Attempt, FixedPortfolio, baseline_table, run_portfolio, try_candidate
-from .search import SearchBudget, SearchResult, prove_goal, render_file
+from .portfolio import (
+    BASELINE_ROCQ,
+    Attempt,
+    FixedPortfolio,
+    baseline_table,
+    run_portfolio,
+    try_candidate,
+)
+from .search import SearchBudget, SearchResult, hoist_requires, prove_goal, render_file
 from .tactics import Candidate, TacticTable, get_table, parse_goal
 
 __all__ = [
-    "Attempt",
     "BASELINE_ROCQ",
-    "FixedPortfolio",
-    "baseline_table",
+    "Attempt",
     "Candidate",
+    "FixedPortfolio",
     "SearchBudget",
     "SearchResult",
     "TacticTable",
+    "baseline_table",
     "get_table",
+    "hoist_requires",
     "parse_goal",
     "prove_goal",
     "render_file",

@@ -12,14 +12,12 @@ portfolio the default prover is compared against.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
-from typing import Callable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
 from lean_tools.types import InvalidRequest, SessionTimeout
-
-from dataclasses import dataclass
 
 from .tactics import ROCQ_IMPORTS, Candidate, TacticTable
 
@@ -47,7 +45,7 @@ def try_candidate(session, state: int, cand: Candidate, table: TacticTable, *, p
     """Run ``cand`` on ``state``. The proof assistant's own timeout is ``cand.timeout``; the
     session's wall-clock limit is ``cand.timeout + pad`` (a safety net, it interrupts coqtop)."""
     block = table.block(cand)
-    base = dict(tactic=cand.tactic, tag=cand.tag, kind=cand.kind)
+    base = {"tactic": cand.tactic, "tag": cand.tag, "kind": cand.kind}
     t0 = time.monotonic()
     try:
         out = session.run_tactic(state, block, timeout=cand.timeout + pad)

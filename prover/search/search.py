@@ -23,15 +23,16 @@ import heapq
 import itertools
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from lean_tools.types import ProofAssistantError
 
 from .portfolio import Attempt, try_candidate
-from .tactics import Candidate, ProblemContext, TacticTable, get_table
+from .tactics import Candidate, ProblemContext, TacticTable, get_table, lean_statement
 
 
 class SearchBudget(BaseModel):
@@ -97,7 +98,7 @@ def render_file(header: str, statement_code: str, proof: str, language: str) -> 
     if language == "rocq":
         return f"{header.rstrip()}\n\n{statement_code.strip()}\nProof.\n{proof}\nQed.\n"
     body = "\n".join("  " + line for line in proof.splitlines())
-    return f"{header.rstrip()}\n\n{statement_code.rstrip()} := by\n{body}\n"
+    return f"{header.rstrip()}\n\n{lean_statement(statement_code)} := by\n{body}\n"
 
 
 def _default_checker(language: str):
@@ -105,7 +106,9 @@ def _default_checker(language: str):
         from lean_tools.rocq.checker import RocqChecker
 
         return RocqChecker()
-    from lean_tools.backends import get_backend  # Lean: whatever the backend registry provides
+    from lean_tools.backends import (
+        get_backend,  # Lean: whatever the backend registry provides
+    )
 
     return get_backend(language).checker()
 
@@ -212,7 +215,7 @@ def prove_goal(
     header: str,
     statement_code: str,
     language: str,
-    budget: SearchBudget = SearchBudget(),
+    budget: SearchBudget | None = None,
     *,
     checker=None,
     table: TacticTable | None = None,
@@ -227,10 +230,11 @@ def prove_goal(
     (unless ``budget.recheck`` is off). Infrastructure failures end the search with a reason.
     """
     t_start = time.monotonic()
+    budget = budget or SearchBudget()
     table = table or get_table(language)
     session_header = header.rstrip() + ("\n" + table.imports if table.imports else "")
     checker = checker if checker is not None or not budget.recheck else _default_checker(language)
-    acc = dict(open_seconds=0.0, recheck_seconds=0.0, rejected=0)
+    acc = {"open_seconds": 0.0, "recheck_seconds": 0.0, "rejected": 0}
     search: _Search | None = None
 
     def result(proved: bool, reason: str, proof: str | None = None, tags: tuple[str, ...] = ()) -> SearchResult:
@@ -250,7 +254,7 @@ def prove_goal(
     try:
         with _open_session(session_factory_or_pool, language, session_header) as s:
             t0 = time.monotonic()
-            out = s.run_command(statement_code.strip(), timeout=budget.start_timeout)
+            out = s.run_command(table.open_code(statement_code), timeout=budget.start_timeout)
             acc["open_seconds"] = time.monotonic() - t0
             if not out.ok:
                 return result(False, f"statement error: {out.errors[0].text[:200]}")
@@ -285,13 +289,33 @@ def prove_goal(
                     text = render_file(header, statement_code, proof, language)
                     fc = checker.check_file(text, timeout=budget.recheck_timeout)
                     acc["recheck_seconds"] += fc.cpu_seconds or fc.wall_seconds
-                    if fc.ok:
+                    if _accepted(fc):
                         return result(True, "proved", proof, tags)
                     acc["rejected"] += 1
             return result(False, "budget" if search.out_of_budget() or search.heap else "exhausted")
     except ProofAssistantError as e:
         first = str(e).splitlines()[0][:200] if str(e) else ""
         return result(False, f"{type(e).__name__}: {first}")
+
+
+_REQUIRE = re.compile(r"(?:From[ \t]+\w+[ \t]+)?Require[ \t]+(?:Import[ \t]+|Export[ \t]+)?[\w.]+?(?:[ \t]+[\w.]+?)*[ \t]*\.(?=\s|$)")
+
+
+def hoist_requires(proof: str) -> tuple[str, str]:
+    """Split a Rocq proof into (``Require`` sentences, the rest) so that a caller can put the
+    imports above the theorem instead of inside the proof (Coq 8.16 accepts both)."""
+    requires = [m.group(0) for m in _REQUIRE.finditer(proof)]
+    rest = _REQUIRE.sub("", proof)
+    lines = [line.strip() for line in rest.splitlines()]
+    return "\n".join(requires), "\n".join(line for line in lines if line)
+
+
+def _accepted(fc) -> bool:
+    """The fresh check passed. ``FileCheck.ok`` alone is not used: the sandbox flags any
+    output containing "stack overflow" as out-of-memory, and Coq's harmless warning about
+    large ``nat`` numerals says exactly that; a run that exited 0 with no error and no
+    timeout was not killed for memory."""
+    return fc.ok or (fc.returncode == 0 and not fc.errors and not fc.timed_out)
 
 
 def _render_proof(table: TacticTable, script: tuple[str, ...]) -> str:

@@ -8,7 +8,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from benchmarks import cli, fetch  # noqa: E402
+from benchmarks import cli, fetch
 
 TINY = Path(__file__).resolve().parents[1] / "data" / "benchmarks" / "tiny"
 

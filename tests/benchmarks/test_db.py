@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.db import DBError, ResultsDB, owner_alive, current_owner
+from benchmarks.db import DBError, ResultsDB, current_owner, owner_alive
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,7 +75,7 @@ def test_cli_reports_bad_db_in_one_line(tmp_path):
     junk = tmp_path / "junk.db"
     junk.write_text("this is a text file, not a database\n" * 20)
     for args in (["report", "--db", str(junk), "--out", str(tmp_path / "out")],
-                 ["run", str(tmp_path), "--db", str(junk), "--attempt-fn", "bench_fakes:coin_attempt"]):
+                 ["run", str(tmp_path), "--db", str(junk)]):
         r = _cli(*args)
         assert r.returncode == 2, r.stderr
         assert r.stderr.startswith("prover-bench: error:") and "not a SQLite database" in r.stderr

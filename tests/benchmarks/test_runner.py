@@ -7,10 +7,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import bench_fakes  # noqa: E402
-from benchmarks.db import ResultsDB  # noqa: E402
-from benchmarks.problem import BenchProblem, config_hash  # noqa: E402
-from benchmarks.runner import RunError, RunSpec, resolve_attempt_fn, run_attempts  # noqa: E402
+import bench_fakes
+
+from benchmarks.db import ResultsDB
+from benchmarks.problem import BenchProblem, config_hash
+from benchmarks.runner import RunError, RunSpec, resolve_attempt_fn, run_attempts
 
 
 def _problems(n=5):
@@ -110,3 +111,39 @@ def test_ray_backend_import_guard(tmp_path):
         pass
     with ResultsDB(tmp_path / "r.db") as db, pytest.raises(RunError, match=r"pip install 'agentic-prover\[ray\]'"):
         run_attempts(_problems(1), db, _spec(), k=1, backend="ray", attempt_fn=bench_fakes.coin_attempt)
+
+
+def test_ray_backend_logic_with_a_stand_in_ray(tmp_path, monkeypatch):
+    """The driver loop of the Ray backend, over a synchronous stand-in for the ``ray`` module
+    (the real Ray is not installed here): every attempt recorded once, errors kept as data."""
+    import types
+
+    class Ref:
+        def __init__(self, value):
+            self.value = value
+
+    class Remote:
+        def __init__(self, fn):
+            self.fn = fn
+
+        def remote(self, *args):
+            return Ref(self.fn(*args))
+
+    fake = types.SimpleNamespace(
+        is_initialized=lambda: True,
+        remote=lambda **kw: (lambda fn: Remote(fn)),
+        wait=lambda refs, num_returns, timeout: (refs[:num_returns], refs[num_returns:]),
+        get=lambda ref: ref.value,
+        cancel=lambda ref, force: None,
+    )
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    probs, spec = _problems(4), _spec()
+    with ResultsDB(tmp_path / "r.db") as db:
+        stats = run_attempts(probs, db, spec, k=2, workers=3, backend="ray", attempt_fn="bench_fakes:coin_attempt")
+        assert stats.done == 8
+        rows = _rows(db, spec)
+        assert len(rows) == 8 and {r["status"] for r in rows} == {"done"}
+        assert run_attempts(probs, db, spec, k=2, backend="ray", attempt_fn="bench_fakes:coin_attempt").done == 0
+        other = _spec(timeout=1.0)
+        run_attempts(probs[:1], db, other, k=1, backend="ray", attempt_fn="bench_fakes:raising_attempt")
+        assert _rows(db, other)[0]["outcome"] == "error"

@@ -97,8 +97,13 @@ class OpenAIFromRouter:
                 resp = to_response(outer.router._route(msgs, body.get("tools", [])))
                 msg = {"role": "assistant", "content": resp.text}
                 if resp.tool_calls:
-                    msg["tool_calls"] = [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.raw_arguments}} for c in resp.tool_calls]
-                data = json.dumps({"choices": [{"message": msg, "finish_reason": "stop"}], "usage": {"prompt_tokens": 5, "completion_tokens": 5}}).encode()
+                    msg["tool_calls"] = [
+                        {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.raw_arguments}}
+                        for c in resp.tool_calls
+                    ]
+                data = json.dumps(
+                    {"choices": [{"message": msg, "finish_reason": "stop"}], "usage": {"prompt_tokens": 5, "completion_tokens": 5}}
+                ).encode()
                 self.send_response(200)
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
@@ -121,12 +126,30 @@ def test_cli_with_a_model_over_http(tmp_path, capsys):
     )
     server = OpenAIFromRouter(Router(sketch=[sketch], lemmas={"double_mono": [{"tool": "check_proof", "args": {"proof": "intros; lia."}}]}))
     cfg = write(tmp_path, "c.toml", "[prover]\ndirect_search_first = false\nautomation_first = false\nworkers = 2\n")
+    informal = write(tmp_path, "informal.md", "Double both sides, then add one.")
     try:
-        rc = main([str(DATA / "double_le.v"), "--config", cfg, "--backend", "openai", "--endpoint", server.url, "--model", "scripted", "--json", "--no-cache"])
+        rc = main(
+            [
+                str(DATA / "double_le.v"),
+                "--config",
+                cfg,
+                "--informal",
+                informal,
+                "--backend",
+                "openai",
+                "--endpoint",
+                server.url,
+                "--model",
+                "scripted",
+                "--json",
+                "--no-cache",
+            ]
+        )
     finally:
         server.close()
     summary = json.loads(capsys.readouterr().out)
     assert rc == 0, summary
     assert summary["mode"] == "agent" and summary["model"] == "scripted"
     assert summary["lemmas"] == [{"name": "double_mono", "proved": True, "source": "agent", "attempts": 1}]
-    assert summary["spent"]["llm_calls"] == 3 and summary["spent"]["tokens_in"] == 15
+    assert summary["spent"]["llm_calls"] == 2 and summary["spent"]["tokens_in"] == 10  # no informal call: the user gave one
+    assert server.router.seen == ["sketch", "lemma:double_mono"]

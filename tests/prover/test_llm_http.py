@@ -68,7 +68,15 @@ class Server:
 
 
 def client(url, **kw):
-    cfg = ModelConfig(type="openai", model="m", endpoint=url, timeout_s=kw.pop("timeout_s", 5.0), max_retries=kw.pop("max_retries", 2), backoff_s=0.0, **kw)
+    cfg = ModelConfig(
+        type="openai",
+        model="m",
+        endpoint=url,
+        timeout_s=kw.pop("timeout_s", 5.0),
+        max_retries=kw.pop("max_retries", 2),
+        backoff_s=0.0,
+        **kw,
+    )
     return OpenAIChat(cfg, SamplingConfig(max_tokens=50, seed=1))
 
 

@@ -31,7 +31,7 @@ def run(problem, cfg, router_or_llm):
 
 def test_proof_found_through_the_sketch(problem, agent_config):
     r = Router(sketch=[GOOD], lemmas={"double_mono": [CHECK_LIA]})
-    res, tr = run(problem, agent_config, r)
+    res, tr = run(problem, agent_config.with_overrides(prover__record_conversations=True), r)
     assert res.proved, res.reason
     assert res.mode == "agent" and res.verdict.accepted
     assert "Lemma double_mono" in res.proof_text and "intros; lia." in res.proof_text
@@ -41,6 +41,10 @@ def test_proof_found_through_the_sketch(problem, agent_config):
     kinds = [e.kind for e in tr.events]
     assert kinds[0] == "start" and kinds[-1] == "end" and "sketch" in kinds and "verdict" in kinds
     assert r.seen == ["informal", "sketch", "lemma:double_mono"]
+    conv = tr.of_kind("conversation")[0].data["messages"]
+    assert [m["role"] for m in conv] == ["system", "user", "assistant", "tool"]
+    assert conv[2]["tool_calls"][0]["name"] == "check_proof"
+    assert "Initial goal:" in conv[1]["content"] and "2 * n <= 2 * m" in conv[1]["content"]
 
 
 def test_invalid_sketch_repaired_from_errors(problem, agent_config):
@@ -95,12 +99,16 @@ def test_cheating_proofs_are_rejected(problem, agent_config):
 
 def test_endpoint_failures_are_survived(problem, agent_config):
     truncated = {"tool": "check_proof", "raw": '{"proof": "intros; li'}
-    r = Router(sketch=[GOOD], lemmas={"double_mono": [error_response("HTTP 500: boom"), truncated, error_response("timeout after 300s"), CHECK_LIA]})
+    as_text = "Here it is:\n```coq\nLemma double_mono (n m : nat) : n <= m -> 2 * n <= 2 * m.\nProof. intros; lia. Qed.\n```"
+    r = Router(
+        sketch=[GOOD], lemmas={"double_mono": [error_response("HTTP 500: boom"), truncated, error_response("timeout after 300s"), as_text]}
+    )
     res, tr = run(problem, agent_config, r)
     assert res.proved, res.reason
     bad_call = [e for e in tr.of_kind("tool") if not e.data["ok"]]
     assert bad_call and "could not be read" in bad_call[0].data["result"]
     assert any(e.data.get("error") for e in tr.of_kind("llm"))
+    assert res.lemmas[0].proof.strip() == "intros; lia."  # a text answer with a code block is checked too
 
 
 def test_model_down_everywhere_is_a_clean_failure(problem, agent_config):
@@ -117,14 +125,14 @@ def test_split_lemma_into_sub_lemmas(problem, agent_config):
         "tool": "split_lemma",
         "args": {"lemmas": ["Lemma twice (n m : nat) : n <= m -> n + n <= m + m."], "proof": "intros H. pose proof (twice n m H). lia."},
     }
-    r = Router(sketch=[GOOD], lemmas={"double_mono": [split], "twice": [CHECK_LIA]})
+    r = Router(sketch=[GOOD], lemmas={"double_mono": [split], "double_mono_twice": [CHECK_LIA]})
     res, tr = run(problem, agent_config, r)
     assert tr.of_kind("split")[0].data["ok"] is True
     assert res.proved, res.reason
-    assert "Lemma twice" in res.proof_text
-    assert res.proof_text.index("Lemma twice") < res.proof_text.index("Lemma double_mono")
+    assert "Lemma double_mono_twice" in res.proof_text and "pose proof (double_mono_twice n m H)" in res.proof_text
+    assert res.proof_text.index("Lemma double_mono_twice") < res.proof_text.index("Lemma double_mono (")
     dm = next(lem for lem in res.lemmas if lem.name == "double_mono")
-    assert dm.source == "split" and [s.name for s in dm.sublemmas] == ["twice"]
+    assert dm.source == "split" and [s.name for s in dm.sublemmas] == ["double_mono_twice"]
 
 
 def test_lemma_cache_is_reused_across_runs(problem, agent_config):
@@ -178,6 +186,8 @@ def test_ctrl_c_leaves_trace_and_no_processes(problem, agent_config, tmp_path):
 
     evs = read_trace(path)
     assert evs[0].kind == "start" and evs[-1].kind == "end" and evs[-1].data["stopped_by"] == "interrupt"
+    lemma_events = [e for e in evs if e.kind == "lemma"]
+    assert [(e.lemma, e.data["reason"]) for e in lemma_events] == [("double_mono", "interrupted")]
     assert _coq_children() == []
 
 
@@ -194,3 +204,12 @@ def test_lemmas_are_proved_in_parallel(problem, agent_config):
     kinds = [(e.kind, e.lemma) for e in tr.events if e.kind in ("lemma_start", "lemma")]
     assert [k for k, _ in kinds[:2]] == ["lemma_start", "lemma_start"]  # both running at once
     assert tr.of_kind("sketch")[0].data["edges"] == [["double_le", "double_mono"], ["double_le", "plus_one"]]
+
+
+def test_lemmas_closed_by_the_portfolio_need_no_agent(problem, agent_config):
+    r = Router(sketch=[GOOD])  # no agent script: the built-in search must close the lemma
+    cfg = agent_config.with_overrides(prover__automation_first=True)
+    res, _ = run(problem, cfg, r)
+    assert res.proved, res.reason
+    assert res.lemmas[0].source == "automation" and "lemma:double_mono" not in r.seen
+    assert "From Coq Require Import Lia Lra Psatz." in res.proof_text.split("Lemma double_mono")[0]

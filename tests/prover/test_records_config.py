@@ -19,9 +19,26 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_records_roundtrip_jsonl():
-    p = Problem(name="t", language="rocq", text="Theorem t : True.\nAdmitted.", header="", theorem_name="t", statement="True", declaration="Theorem t : True.")
-    sk = Sketch(problem="t", round=0, lemmas=(LemmaSpec(name="a", declaration="Lemma a : True."),), main_proof="exact I.", edges=(("t", "a"),))
-    r = ProofResult(problem="t", language="rocq", proved=False, reason="x", spent=Spent(wall_s=1.5, attempts=3), lemmas=(LemmaResult(name="a", proved=True, proof="exact I."),))
+    p = Problem(
+        name="t",
+        language="rocq",
+        text="Theorem t : True.\nAdmitted.",
+        header="",
+        theorem_name="t",
+        statement="True",
+        declaration="Theorem t : True.",
+    )
+    sk = Sketch(
+        problem="t", round=0, lemmas=(LemmaSpec(name="a", declaration="Lemma a : True."),), main_proof="exact I.", edges=(("t", "a"),)
+    )
+    r = ProofResult(
+        problem="t",
+        language="rocq",
+        proved=False,
+        reason="x",
+        spent=Spent(wall_s=1.5, attempts=3),
+        lemmas=(LemmaResult(name="a", proved=True, proof="exact I."),),
+    )
     for rec in (p, sk, r):
         assert type(rec).from_json(rec.to_json()) == rec
     with pytest.raises(ValidationError):
@@ -60,6 +77,11 @@ def test_config_errors(tmp_path):
         load_config(unknown, env={})
     with pytest.raises(ConfigError, match="not found"):
         load_config(tmp_path / "missing.toml", env={})
+    with pytest.raises(ConfigError, match="invalid override"):
+        load_config(env={"PROVER_WORKERS": "many"})
+    with pytest.raises(ConfigError):
+        load_config(env={"PROVER_BACKEND": "gpt"})
+    assert load_config(env={"PROVER_WORKERS": "3", "PROVER_TIMEOUT": "12.5"}).prover.workers == 3
 
 
 def test_shipped_configs_parse():

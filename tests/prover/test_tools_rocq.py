@@ -46,4 +46,5 @@ def test_python_tool_is_sandboxed(ws):
 
 def test_automation_on_a_lemma(ws):
     out = ws.run_search(DECL, 20.0, label="x")
-    assert out.proved and out.proof
+    assert out.proved and out.proof and "Require" not in out.proof
+    assert ws.check_decl("", DECL, out.proof).complete

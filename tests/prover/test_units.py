@@ -74,3 +74,16 @@ def test_every_prompt_renders_for_both_languages():
         prompts.render("agent_task", declaration="d", context="c", notes="", **v)
     with pytest.raises(KeyError):
         prompts.render("sketch", theorem_name="t")
+
+
+def test_external_cancel_event_is_read_not_written():
+    shared = threading.Event()
+    b = Budget(BudgetConfig(), cancel=shared)
+    b.check()
+    b.cancel()
+    assert not shared.is_set()
+    with pytest.raises(Interrupted):
+        b.check()
+    b2 = Budget(BudgetConfig(), cancel=shared)
+    shared.set()
+    assert b2.exceeded() == "interrupt"

@@ -23,6 +23,11 @@ class RuleVerifier:
         self.cache_hits = 0
         self.lock = threading.Lock()
 
+    def progress(self, problem, script):
+        """Test stand-in for goal credit: 0.5 when the script starts like the witness."""
+        want = self.answers.get(problem.family) or problem.witness
+        return 0.5 if script and want.split()[0] == script.split()[0] else 0.0
+
     def verdict(self, problem, script):
         if self.fail_on is not None and script == self.fail_on:
             raise RuntimeError("checker exploded")

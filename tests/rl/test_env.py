@@ -67,3 +67,13 @@ def test_non_streaming_episode_is_interrupted_when_weights_move():
     eps2 = env2.run_group(train[0], 4, seed=1, latest_version=lambda: 1)
     assert all(e.error is None and e.streamed and len(e.turns) == 3 for e in eps2)
     assert all(t.policy_version == 0 for e in eps2 for t in e.turns)  # finished on the pinned snapshot
+
+
+def test_goal_credit_shaping_rewards_rejected_prefixes_below_a_proof():
+    train, _ = generate(("conj",), 1, 2, 1)
+    env = Environment(RuleVerifier(), _sampler(), EnvConfig(shaping="goal_credit", goal_credit_weight=0.3))
+    eps = env.run_group(train[0], 64, seed=3)
+    shaped = [e for e in eps if not e.solved and e.reward > 0]
+    assert shaped and all(e.reward == 0.3 * 0.5 and e.turns[0].script.startswith("split.") for e in shaped)
+    assert all(e.reward == 1.0 for e in eps if e.solved)
+    assert all(e.reward == 0.0 for e in eps if not e.solved and not e.turns[0].script.startswith("split."))

@@ -111,13 +111,14 @@ def test_difficulty_filter_downweights_solved_and_hopeless():
 
 
 @pytest.mark.rocq
+@pytest.mark.slow  # ~20-40 s: the real CLI, real Rocq, two steps and two evaluations
 @pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc not installed")
 def test_cli_smoke_against_real_rocq(tmp_path):
     out = tmp_path / "smoke"
     r = subprocess.run(
         [sys.executable, "-m", "rl.cli", str(ROOT / "rl/configs/smoke.toml"), "--output", str(out),
-         "trainer.steps=2", "async.sync_steps=1", "curriculum.heldout_size=6", "trainer.batch_groups=3",
-         "output.tensorboard=false"],
+         "trainer.steps=2", "async.sync_steps=1", "curriculum.heldout_size=4", "trainer.batch_groups=2",
+         "sampler.group_size=4", "curriculum.families=['lin_nat','taut']", "output.tensorboard=false"],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert r.returncode == 0, r.stderr[-2000:]

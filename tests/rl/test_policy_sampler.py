@@ -10,10 +10,10 @@ from rl.samplers import SnapshotGone, TorchSampler
 PROMPTS = ["Goal : 1 + 1 = 2.", "Goal : forall P : Prop, P -> P.", "Goal (x y : nat) : x <= x + y."]
 
 
-def _check_consistent(model, sampler, comps, end_bias):
+def _check_consistent(model, sampler, comps, end_bias, temperature=1.0):
     prompts = [encode_prompt(p, 64) for p in PROMPTS]
     acts = [list(c.actions) + ([END] if c.ended else []) for c in comps]
-    logp, _ = score(model, make_batch(prompts, acts), 1.0, end_bias)
+    logp, _ = score(model, make_batch(prompts, acts), temperature, end_bias)
     for b, c in enumerate(comps):
         assert len(c.logprobs) == len(acts[b])
         assert torch.allclose(logp[b, : len(acts[b])], torch.tensor(c.logprobs), atol=1e-4)
@@ -37,16 +37,27 @@ def test_torch_sampler_logprobs_match_trainer(kind):
     assert s.sample(PROMPTS, seed=3)[1] == comps
 
 
-def test_transformers_sampler_logprobs_match_trainer():
+@pytest.mark.parametrize("temperature", [1.0, 0.7])
+def test_transformers_sampler_logprobs_match_trainer(temperature):
     from rl.samplers import TransformersSampler
 
     torch.manual_seed(0)
     cfg = ModelConfig(type="hf_config", d_model=32, n_layers=1, n_heads=2, max_prompt_chars=64)
     model = build_model(cfg, 4).eval()
-    s = TransformersSampler(model, max_prompt_chars=64, max_new_tokens=4, end_bias=1.0)
+    s = TransformersSampler(model, max_prompt_chars=64, max_new_tokens=4, end_bias=1.0, temperature=temperature)
     s.push(model.state_dict(), 0)
     _, comps = s.sample(PROMPTS, seed=1)
-    _check_consistent(model, s, comps, 1.0)
+    _check_consistent(model, s, comps, 1.0, temperature)
+
+
+def test_torch_sampler_with_temperature_matches_trainer():
+    torch.manual_seed(0)
+    model = build_model(ModelConfig(type="tiny_transformer", d_model=32, n_layers=1, n_heads=2,
+                                    max_prompt_chars=64), 4).eval()
+    s = TorchSampler(model, max_prompt_chars=64, max_new_tokens=4, end_bias=2.0, temperature=0.5)
+    s.push(model.state_dict(), 0)
+    _, comps = s.sample(PROMPTS, seed=4)
+    _check_consistent(model, s, comps, 2.0, 0.5)
 
 
 def test_snapshots_kept_and_evicted():

@@ -53,3 +53,22 @@ def test_without_prescreen_every_candidate_gets_a_fresh_checker():
     assert v.verdict(train[0], "tauto.").accepted
     r = v.verdict(train[0], "lia.")
     assert not r.accepted and r.source == "checker" and v.fresh_checks == 2
+
+
+@pytest.mark.rocq
+@needs_rocq
+def test_goal_credit_progress_counts_closed_goals():
+    from rl.records import Problem
+
+    p = Problem(id="c1", family="conj", difficulty=1, split="train", header="From Coq Require Import Lia.",
+                name="c1", statement="(P Q : Prop) (x y : nat) : (P -> P) /\\ x <= x + 1", witness="split. tauto. lia.")
+    v = Verifier(mode="checker", prescreen=True, cache=True, timeout=60)
+    try:
+        # split: 1 goal -> 2 open; tauto closes one -> closed 1, open 1 -> 0.5
+        assert v.progress(p, "split. tauto.") == pytest.approx(0.5)
+        assert v.progress(p, "split. tauto. congruence.") == pytest.approx(0.5)  # stops at the error
+        assert v.progress(p, "tauto.") == 0.0 and v.progress(p, "lia.") == 0.0
+        assert v.progress(p, "split. tauto. lia.") == 1.0
+        assert v.verdict(p, "split. tauto. lia.").accepted
+    finally:
+        v.close()

@@ -9,11 +9,19 @@ import contextlib
 import re
 from dataclasses import dataclass
 
-from lean_tools.types import CommandOutcome, FileCheck, Hole, Message, ProofStatus, Severity, TacticOutcome
+from lean_tools.types import (
+    CommandOutcome,
+    FileCheck,
+    Hole,
+    Message,
+    ProofStatus,
+    Severity,
+    TacticOutcome,
+)
 from prover.search import Candidate, SearchBudget, prove_goal, render_file
 from prover.search.tactics import TacticTable
 
-_UNWRAP = re.compile(r"^Timeout \d+ \((?P<tac>.*)\)\.$", re.S)
+_UNWRAP = re.compile(r"^Timeout \d+ \((?P<tac>.*)\)\.$", re.DOTALL)
 
 
 class ScriptedSession:
@@ -45,6 +53,7 @@ class ScriptedSession:
         self.close()
 
     def run_command(self, code, *, timeout=None):
+        self.commands = getattr(self, "commands", []) + [code]
         if not self.statement_ok:
             return CommandOutcome(env=0, messages=(Message(severity=Severity.ERROR, text="syntax error"),))
         self.states[1] = self.start_goals
@@ -52,7 +61,8 @@ class ScriptedSession:
 
     def run_tactic(self, state, tactic, *, timeout=None):
         self.uses += 1
-        tac = _UNWRAP.match(tactic).group("tac")
+        m = _UNWRAP.match(tactic)
+        tac = m.group("tac") if m else tactic
         goals = self.states[state]
         self.calls.append((goals, tac))
         new_first = self.rules.get((goals[0], tac))
@@ -104,7 +114,8 @@ RULES = {
 }
 
 
-def run(rules=RULES, start=("forall n, A /\\ B",), budget=SearchBudget(seconds=10), checker=None, table=None, **kw):
+def run(rules=RULES, start=("forall n, A /\\ B",), budget=None, checker=None, table=None, **kw):
+    budget = budget or SearchBudget(seconds=10)
     sessions = []
 
     def factory(header):
@@ -173,5 +184,33 @@ def test_pool_interface_is_used_when_present():
 def test_render_file_for_both_languages():
     rocq = render_file("Require Import Arith.\n", "Theorem t : True.", "exact I.", "rocq")
     assert rocq == "Require Import Arith.\n\nTheorem t : True.\nProof.\nexact I.\nQed.\n"
-    lean = render_file("import Mathlib", "theorem t : True", "trivial\nsimp", "lean")
+    lean = render_file("import Mathlib", "theorem t : True := by", "trivial\nsimp", "lean")
     assert lean == "import Mathlib\n\ntheorem t : True := by\n  trivial\n  simp\n"
+
+
+def test_lean_goes_through_the_same_search_with_a_sorry_hole():
+    rules = {("⊢ ∀ n, A ∧ B", "intros"): ("⊢ A ∧ B",), ("⊢ A ∧ B", "constructor"): ("⊢ A", "⊢ B"), ("⊢ A", "omega"): (), ("⊢ B", "omega"): ()}
+    sessions = []
+
+    def factory(header):
+        s = ScriptedSession(header, rules, ("⊢ ∀ n, A ∧ B",))
+        s.language = "lean"
+        sessions.append(s)
+        return s
+
+    table = TinyTable(language="lean", imports="", intro=("intros",), closers=("omega",), steps=("constructor",))
+    checker = AcceptAll()
+    res = prove_goal(factory, "import Mathlib", "theorem t : ∀ n, A ∧ B", "lean", SearchBudget(seconds=10), checker=checker, table=table)
+    assert res.proved
+    assert sessions[0].commands == ["theorem t : ∀ n, A ∧ B := by\n  sorry"]
+    assert res.proof.splitlines() == ["intros", "constructor", "omega", "omega"]
+    assert checker.texts[0] == "import Mathlib\n\ntheorem t : ∀ n, A ∧ B := by\n  intros\n  constructor\n  omega\n  omega\n"
+
+
+def test_hoist_requires_splits_imports_from_tactics():
+    from prover.search.search import hoist_requires
+
+    proof = "From Coq Require Import Lia Lra Psatz.\nintros.\nFrom Coq Require Import ZArith. change 39500 with (Z.to_nat 39500%Z) in *.\nlia."
+    imports, rest = hoist_requires(proof)
+    assert imports == "From Coq Require Import Lia Lra Psatz.\nFrom Coq Require Import ZArith."
+    assert rest == "intros.\nchange 39500 with (Z.to_nat 39500%Z) in *.\nlia."

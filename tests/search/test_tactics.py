@@ -2,7 +2,15 @@
 
 import pytest
 
-from prover.search.tactics import ROCQ, Candidate, ProblemContext, get_table, parse_goal, rocq_domain, rocq_wrap
+from prover.search.tactics import (
+    ROCQ,
+    Candidate,
+    ProblemContext,
+    get_table,
+    parse_goal,
+    rocq_domain,
+    rocq_wrap,
+)
 
 ROCQ_GOAL = """  x, y : R
   H : x < y
@@ -135,3 +143,35 @@ def test_conditional_definition_is_rewritten_with_side_goals():
     goal = "  s : nat -> nat -> nat\n  h0 : forall a b : nat, 0 < a -> 0 < b -> s a b = a ^ b + b ^ a\n  ============================\n  s 2 6 = 100"
     _, steps = ROCQ.candidates(goal, depth=0)
     assert any(c.tag == "rewrite-cond" and c.tactic.startswith("rewrite !h0 in * by") for c in steps)
+
+
+def test_open_code_per_language():
+    assert ROCQ.open_code(" Theorem t : True. ") == "Theorem t : True."
+    lean = get_table("lean")
+    assert lean.open_code("theorem t : True") == "theorem t : True := by\n  sorry"
+    assert lean.open_code("theorem t : True := by") == "theorem t : True := by\n  sorry"
+
+
+def test_two_roots_goal_gets_factored_closer():
+    goal = "  x : R\n  H : x ^ 2 - 5 * x + 6 = 0\n  ============================\n  x = 2 \\/ x = 3"
+    closers, _ = ROCQ.candidates(goal, depth=0)
+    roots = [c.tactic for c in closers if c.tag == "roots"]
+    assert roots and roots[0].startswith("assert (Hroots : (x - (2)) * (x - (3)) = 0) by nra")
+
+
+def test_complex_goal_gets_parts_split_closer():
+    goal = "  y : C\n  ============================\n  7 * (3 * y + 2) = 21 * y + 14"
+    closers, _ = ROCQ.candidates(goal, depth=0, ctx=ProblemContext(scope="C_scope"))
+    assert any(c.tag == "complex" and "injective_projections" in c.tactic for c in closers)
+    real_goal = "  x : R\n  ============================\n  x = x"
+    assert not any(c.tag == "complex" for c in ROCQ.candidates(real_goal, depth=0)[0])
+
+
+def test_baseline_portfolio_is_the_fixed_sixteen():
+    from prover.search import BASELINE_ROCQ, baseline_table
+
+    table = baseline_table()
+    closers, steps = table.candidates("anything", depth=0)
+    assert len(closers) == 16 and steps == []
+    assert all(c.timeout == 5.0 for c in BASELINE_ROCQ)
+    assert "Hammer" in table.imports

@@ -11,10 +11,10 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from soundness_suite import load
 
 from lean_tools.soundness import verify
 from lean_tools.types import NotInstalled
-from soundness_suite import load
 
 ROCQ_CHEATS = load("rocq", "cheats")
 ROCQ_HONEST = load("rocq", "honest")
@@ -109,3 +109,15 @@ def test_lean_honest_needs_lean_for_a_verdict():
             verify(problem, candidate, "lean")
     else:  # pragma: no cover - a machine with Lean
         pytest.skip("Lean is installed here; the lean-marked tier covers it")
+
+
+@pytest.mark.rocq
+@needs_coq
+def test_rocq_allowed_require_in_helpers():
+    from lean_tools.source import parse_source
+
+    problem = next(c for c in ROCQ_HONEST if c.path.stem.startswith("h15")).problem.read_text(encoding="utf-8")
+    cand = parse_source(problem, "rocq").render("nra.", helpers="Require Import Lra Psatz.")
+    assert verify(problem, cand, "rocq", static_only=True).stage == "screen"
+    v = verify(problem, cand, "rocq", allowed_requires={"Lra", "Psatz"})
+    assert v.accepted, v.reason

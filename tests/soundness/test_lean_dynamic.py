@@ -5,10 +5,10 @@ run on the machine this was written on (no Lean toolchain there)."""
 from __future__ import annotations
 
 import pytest
+from soundness_suite import load
 
 from lean_tools.soundness import verify
 from lean_tools.types import NotInstalled
-from soundness_suite import load
 
 
 def _lean_available() -> bool:
@@ -22,7 +22,10 @@ def _lean_available() -> bool:
     return True
 
 
-pytestmark = [pytest.mark.lean, pytest.mark.skipif(not _lean_available(), reason="Lean toolchain not installed")]
+pytestmark = [
+    pytest.mark.lean,
+    pytest.mark.skipif(not _lean_available(), reason="Lean toolchain not installed"),
+]
 
 
 @pytest.mark.parametrize("case", load("lean", "honest"), ids=lambda c: c.id)

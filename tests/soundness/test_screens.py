@@ -80,12 +80,29 @@ def test_rocq_each_rule():
     assert "rocq.command" in rules(screen_rocq(" intros.\n  Set Printing All.\n  lia."))
     assert "rocq.command" in rules(screen_rocq(" - Opaque Nat.add. lia."))
     assert "rocq.command" in rules(screen_rocq("Goal True.", role="helpers"))
-    assert "rocq.attribute" in rules(screen_rocq("#[bypass_check(guard)] Fixpoint f (n : nat) : False := f n.", role="helpers"))
+    assert "rocq.attribute" in rules(
+        screen_rocq(
+            "#[bypass_check(guard)] Fixpoint f (n : nat) : False := f n.",
+            role="helpers",
+        )
+    )
     assert "rocq.reserved" in rules(screen_rocq(" exact __prover_reference."))
     assert "rocq.hole" in rules(screen_rocq("Lemma h : True.\nProof. exact I.\n", role="helpers"))
-    for cmd in ("Axiom a : False.", "Unset Guard Checking.", "Declare ML Module \"x\".", "Load x.", "Cd \"/tmp\".",
-                "Redirect \"f\" Check 1.", "Extraction nat.", "Drop.", "Require Import Classical.", "Instance i : C.",
-                "Local Notation \"a + b\" := (a * b).", "Print Assumptions t.", "Abort."):
+    for cmd in (
+        "Axiom a : False.",
+        "Unset Guard Checking.",
+        'Declare ML Module "x".',
+        "Load x.",
+        'Cd "/tmp".',
+        'Redirect "f" Check 1.',
+        "Extraction nat.",
+        "Drop.",
+        "Require Import Classical.",
+        "Instance i : C.",
+        'Local Notation "a + b" := (a * b).',
+        "Print Assumptions t.",
+        "Abort.",
+    ):
         assert screen_rocq(cmd, role="helpers"), cmd
         assert screen_rocq(" " + cmd), cmd
 
@@ -111,7 +128,10 @@ def _check(cand: str, problem: str = ROCQ_P, lang="rocq"):
 def test_candidate_rule_accepts_proof_and_helpers():
     ok = ROCQ_P.replace("Proof.\nAdmitted.", "Proof.\n  unfold d. lia.\nQed.")
     assert _check(ok).ok
-    helper = ok.replace("Theorem t", "Lemma aux (a : nat) : a + 2 = 2 + a.\nProof. lia. Qed.\n\nTheorem t")
+    helper = ok.replace(
+        "Theorem t",
+        "Lemma aux (a : nat) : a + 2 = 2 + a.\nProof. lia. Qed.\n\nTheorem t",
+    )
     r = _check(helper)
     assert r.ok and "Lemma aux" in r.split.helpers
     assert _check("(* header comment *)\n" + ok.replace("  unfold", "(* c *) unfold")).ok
@@ -140,7 +160,9 @@ def test_lean_candidate_rule():
     assert _check(helper, p, "lean").ok
     bad = p.replace("theorem t", "theorem Nat.aux : True := trivial\n\ntheorem t").replace("sorry", "simp")
     assert "candidate.shadowing" in rules(_check(bad, p, "lean").findings)
-    assert rules(_check(p.replace("open Nat", "open Nat Real").replace("sorry", "simp"), p, "lean").findings) == {"candidate.preamble"}
+    assert rules(_check(p.replace("open Nat", "open Nat Real").replace("sorry", "simp"), p, "lean").findings) == {
+        "candidate.preamble"
+    }
 
 
 def test_probe_inserted_after_the_problem_preamble():
@@ -187,12 +209,42 @@ def test_rocq_whitelist():
         "FloatAxioms.Prim2SF_valid",
     ):
         assert rocq_axiom_allowed(name, "Candidate", frozenset()), name
-    for name in ("classic", "Candidate.classic", "Candidate.R", "JMeq.JMeq_eq", "Candidate.Uint63.x", "Top.Candidate.x"):
+    for name in (
+        "classic",
+        "Candidate.classic",
+        "Candidate.R",
+        "JMeq.JMeq_eq",
+        "Candidate.Uint63.x",
+        "Top.Candidate.x",
+    ):
         assert not rocq_axiom_allowed(name, "Candidate", frozenset()), name
     assert rocq_axiom_allowed("Candidate.R", "Candidate", frozenset({"R"}))
 
 
 def test_declared_parameters():
-    sents = ["Variable R : realType.", "Variables (a b : nat) (c : R).", "Hypothesis hk : 3 <= k.", "Definition x := 1."]
+    sents = [
+        "Variable R : realType.",
+        "Variables (a b : nat) (c : R).",
+        "Hypothesis hk : 3 <= k.",
+        "Definition x := 1.",
+    ]
     assert rocq_declared_parameters(sents) == frozenset({"R", "a", "b", "c", "hk"})
     assert LEAN_AXIOMS == {"propext", "Classical.choice", "Quot.sound"}
+
+
+def test_allowed_requires_only_for_listed_modules():
+    from lean_tools.soundness.screens import allowed_require
+
+    allowed = frozenset({"Lra", "Psatz", "Coq.micromega.Lia"})
+    assert allowed_require("Require Import Lra Psatz.", allowed)
+    assert allowed_require("From Coq.micromega Require Import Lia.", allowed)
+    assert not allowed_require("Require Import Lra Classical.", allowed)
+    assert not allowed_require("Require Import Lra.", frozenset())
+    helpers = "Require Import Lra.\nLemma h : True.\nProof. exact I. Qed.\n"
+    assert screen_rocq(helpers, role="helpers", allowed_requires=allowed) == ()
+    assert "rocq.banned" in rules(screen_rocq(helpers, role="helpers"))
+    assert "rocq.banned" in rules(screen_rocq(" Require Import Lra.", allowed_requires=allowed))  # never in a proof
+
+
+def test_lean_interpolated_strings_cannot_hide_code():
+    assert "lean.raw_string" in rules(screen_lean('by\n  have : String := s!"{(sorry : Nat)}"\n  simp'))

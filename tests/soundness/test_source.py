@@ -11,7 +11,12 @@ from lean_tools.source import ParseError, mask, normalize, parse_source
 
 BENCH = Path("/work/shared/benchmarks")
 # Upstream files whose only theorem is named differently from the file (data errors upstream).
-UPSTREAM_MISNAMED = {"putnam_1968_a1", "putnam_1970_b5", "putnam_1979_a6", "putnam_1994_b3"}
+UPSTREAM_MISNAMED = {
+    "putnam_1968_a1",
+    "putnam_1970_b5",
+    "putnam_1979_a6",
+    "putnam_1994_b3",
+}
 TWO_THEOREMS = {"imo_1966_p5"}
 
 
@@ -176,3 +181,11 @@ def test_render_with_helpers_passes_the_candidate_rule():
     out = sl.render("by\n  exact h n m", helpers="theorem h (a b : ℕ) : a + b = b + a := by omega")
     assert check_candidate(sl, out).ok
     assert parse_source(out, "lean", theorem="t").proof == "by\n  exact h n m"
+
+
+def test_enclosing_namespaces_and_modules():
+    lean = "import Mathlib\nnamespace Foo\nsection\nend\nnamespace Bar\ntheorem t : True := sorry\nend Bar\nend Foo\n"
+    assert parse_source(lean, "lean").qualified_name == "Foo.Bar.t"
+    rocq = "Module Type T.\nEnd T.\nModule M.\nSection S.\nEnd S.\nTheorem t : True.\nProof.\nAdmitted.\nEnd M.\n"
+    sf = parse_source(rocq, "rocq")
+    assert sf.qualified_name == "M.t" and sf.suffix.strip() == "End M."
