@@ -33,9 +33,9 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
     out.mkdir(parents=True, exist_ok=True)
     summ = an.summary(ds)
     md: list[str] = ["# Benchmark report", ""]
-    md += [f"Problems attempted: **{summ['problems']}**, attempts: **{summ['attempts']}**, "
-           f"solved (at least one verified proof): **{summ['solved']}**; statements excluded by validation: "
-           f"{summ['excluded']}.", ""]
+    md += [(f"Problems attempted: **{summ['problems']}**, attempts: **{summ['attempts']}**, "
+            f"solved (at least one verified proof): **{summ['solved']}**; statements excluded by validation: "
+            f"{summ['excluded']}."), ""]
 
     # runs
     md += ["## Runs", "", ("| run | suite (version) | config | budget/attempt | problems | attempts | solved | "
@@ -136,8 +136,8 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
     sw = an.sweeps(ds, token_cpu_s_per_1k)
     if sw:
         md += ["## Scaling sweeps", "",
-               f"Cost of a point = k × mean per-attempt cost on the sweep's common problems. Combined cost = checker "
-               f"CPU s + tokens/1000 × {token_cpu_s_per_1k:g} CPU-s. Fit: solved = a + b·ln(cost).", ""]
+               (f"Cost of a point = k × mean per-attempt cost on the sweep's common problems. Combined cost = checker "
+                f"CPU s + tokens/1000 × {token_cpu_s_per_1k:g} CPU-s. Fit: solved = a + b·ln(cost)."), ""]
     for i, s in enumerate(sw):
         ks = sorted({p.k for p in s.points})
         budgets = sorted({p.timeout_s for p in s.points})
@@ -178,8 +178,8 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
     if pair:
         cmp = an.compare(ds, *pair)
         md += [f"## Side by side: A = {cmp['a']}, B = {cmp['b']}", "",
-               f"{cmp['common']} common problems; solved by both {cmp['both']}, only A {cmp['only_a']}, only B "
-               f"{cmp['only_b']}, neither {cmp['neither']}; pass@1 A {_pct(cmp['a_pass1'])}, B {_pct(cmp['b_pass1'])}.",
+               (f"{cmp['common']} common problems; solved by both {cmp['both']}, only A {cmp['only_a']}, only B "
+                f"{cmp['only_b']}, neither {cmp['neither']}; pass@1 A {_pct(cmp['a_pass1'])}, B {_pct(cmp['b_pass1'])}."),
                "", "| problem | A solved/n | A CPU s | B solved/n | B CPU s |", "|---|---|---|---|---|"]
         for row in cmp["rows"]:
             if row["a_solved"] or row["b_solved"]:

@@ -42,7 +42,7 @@ class ModelConfig(_Section):
     """Fixed prior added to the end token's logit after the first action (see ``rl.policy``)."""
 
     @model_validator(mode="after")
-    def _check(self) -> "ModelConfig":
+    def _check(self) -> ModelConfig:
         if self.type == "hf_path" and not self.path:
             raise ValueError("model.type = 'hf_path' needs model.path")
         if self.type in ("tiny_transformer", "hf_config") and self.d_model % self.n_heads:
@@ -200,7 +200,7 @@ class RLConfig(_Section):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
     @model_validator(mode="after")
-    def _check(self) -> "RLConfig":
+    def _check(self) -> RLConfig:
         if self.sampler.type == "vllm" and self.model.type in ("tiny_transformer", "tiny_gru"):
             raise ValueError("sampler.type = 'vllm' needs an HF model (model.type = 'hf_config' or 'hf_path')")
         if self.sampler.type == "transformers" and self.model.type in ("tiny_transformer", "tiny_gru"):

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 
 def world() -> tuple[int, int]:
@@ -31,7 +31,9 @@ def maybe_fsdp(model):
     rank, size = world()
     if size <= 1 or not torch.cuda.is_available():
         return model
-    from torch.distributed.fsdp import FullyShardedDataParallel as FSDP  # pragma: no cover
+    from torch.distributed.fsdp import (
+        FullyShardedDataParallel as FSDP,  # pragma: no cover
+    )
 
     return FSDP(model.to(f"cuda:{rank % torch.cuda.device_count()}"), use_orig_params=True)  # pragma: no cover
 

@@ -22,7 +22,7 @@ evicted) has ``error`` starting with "interrupted".
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from .config import EnvConfig
 from .policy import script_of

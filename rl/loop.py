@@ -63,9 +63,9 @@ class Job:
                                temperature=sc.temperature, device=device,
                                keep_reference=cfg.algorithm.kl_coef > 0 and cfg.checkpoint.keep_reference,
                                end_bias=cfg.model.end_bias)
-        kw = dict(max_prompt_chars=cfg.model.max_prompt_chars, max_new_tokens=sc.max_new_tokens,
-                  temperature=sc.temperature, keep=cfg.async_.max_staleness + 2, seed=tc.seed, device=device,
-                  end_bias=cfg.model.end_bias)
+        kw = {"max_prompt_chars": cfg.model.max_prompt_chars, "max_new_tokens": sc.max_new_tokens,
+              "temperature": sc.temperature, "keep": cfg.async_.max_staleness + 2, "seed": tc.seed,
+              "device": device, "end_bias": cfg.model.end_bias}
         if sc.type == "torch":
             self.sampler = TorchSampler(self.trainer.model, **kw)
         elif sc.type == "transformers":

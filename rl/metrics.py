@@ -15,9 +15,10 @@ class MetricsWriter:
         self.dir = Path(output_dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         mode = "a" if append else "w"
-        self._metrics = open(self.dir / "metrics.jsonl", mode, encoding="utf-8")
-        self._rollouts = open(self.dir / "rollouts.jsonl", mode, encoding="utf-8")
-        self._evals = open(self.dir / "eval.jsonl", mode, encoding="utf-8")
+        # long-lived sinks, closed by close(); one flush per write so a crash loses nothing
+        self._metrics = open(self.dir / "metrics.jsonl", mode, encoding="utf-8")  # noqa: SIM115
+        self._rollouts = open(self.dir / "rollouts.jsonl", mode, encoding="utf-8")  # noqa: SIM115
+        self._evals = open(self.dir / "eval.jsonl", mode, encoding="utf-8")  # noqa: SIM115
         self.tb = None
         if tensorboard:
             try:

@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
+from torch import nn
 
 from .config import ModelConfig
 
@@ -72,7 +72,7 @@ class Batch:
     actions: torch.Tensor  # [B, T] long (action indices, END allowed)
     mask: torch.Tensor  # [B, T] float, 1 for real action tokens
 
-    def to(self, device) -> "Batch":
+    def to(self, device) -> Batch:
         return Batch(self.ids.to(device), self.act_pos.to(device), self.actions.to(device), self.mask.to(device))
 
 

@@ -26,7 +26,7 @@ import importlib
 import re
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from .records import Problem, Verdict
 
@@ -110,7 +110,7 @@ class Verifier:
         code = f"Theorem {problem.name} {problem.statement}.\nProof.\n  {script}\nQed."
         try:
             out = self._session(problem.header).run_command(code, timeout=self.timeout)
-        except Exception as err:  # a broken session must never decide a reward
+        except Exception as err:  # noqa: BLE001 - a broken session must never decide a reward
             return None if not isinstance(err, ValueError) else (False, f"refused: {err}")
         if out.complete:
             return True, ""
@@ -223,7 +223,7 @@ class Verifier:
                     self._sessions.remove(s)
             try:
                 s.close()
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001, S110 - closing a dead session is best effort
                 pass
 
     def close(self) -> None:
@@ -232,5 +232,5 @@ class Verifier:
         for s in sessions:
             try:
                 s.close()
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001, S110 - closing a dead session is best effort
                 pass

@@ -1,17 +1,12 @@
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-DATA = ROOT / "tests" / "data" / "prover"
-
-needs_rocq = pytest.mark.skipif(shutil.which("coqtop") is None or shutil.which("coqc") is None, reason="Rocq not installed")
+for p in (str(ROOT), str(Path(__file__).resolve().parent)):
+    if p not in sys.path:
+        sys.path.insert(0, p)
 
 
 @pytest.fixture(scope="session")

@@ -3,8 +3,7 @@
 import os
 
 import pytest
-from conftest import DATA, needs_rocq
-from scripts import Router
+from prover_testlib import DATA, Router, needs_rocq
 
 from prover.api import load_problem, prove
 from prover.llm import ScriptedLLM

@@ -1,7 +1,7 @@
 """The agent's tools against real Rocq (no model): goals, library search, python, automation."""
 
 import pytest
-from conftest import DATA, needs_rocq
+from prover_testlib import DATA, needs_rocq
 
 from prover.budget import Budget
 from prover.config import load_config

@@ -8,7 +8,6 @@ own tests (``test_verifier.py``, ``test_cli_rocq``).
 
 import threading
 
-
 from rl.records import Verdict
 
 ANSWERS = {"eval_nat": "reflexivity.", "lin_nat": "lia.", "lin_z": "lia.", "ring_q": None, "taut": "tauto.",

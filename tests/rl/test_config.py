@@ -6,7 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from rl.config import ConfigError, RLConfig, apply_overrides, from_dict, load_config, shipped_configs
+from rl.config import (
+    ConfigError,
+    RLConfig,
+    apply_overrides,
+    from_dict,
+    load_config,
+    shipped_configs,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,7 +77,7 @@ def test_cli_bad_input_exit_2_without_traceback(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("[trainer]\nsteps = -1\n")
     for args in ([str(bad)], [str(tmp_path / "missing.toml")], [str(ROOT / "rl/configs/smoke.toml"), "trainer.lr=-1"]):
-        r = subprocess.run([sys.executable, "-m", "rl.cli", *args], cwd=ROOT, capture_output=True, text=True)
+        r = subprocess.run([sys.executable, "-m", "rl.cli", *args], cwd=ROOT, capture_output=True, text=True, check=False)
         assert r.returncode == 2, r.stderr
         assert "Traceback" not in r.stderr and r.stderr.startswith("prover-train: ")
         assert len(r.stderr.strip().splitlines()) == 1

@@ -1,14 +1,13 @@
 """Episodes: rewards from the verdict, multi-turn feedback, crashes and interruptions as data."""
 
 import torch
+from rl_helpers import RuleVerifier
 
 from rl.config import EnvConfig, ModelConfig
 from rl.curriculum import generate
 from rl.env import Environment, render_prompt
 from rl.policy import build_model
 from rl.samplers import TorchSampler
-
-from rl_helpers import RuleVerifier
 
 
 def _sampler():

@@ -1,12 +1,11 @@
 """pass@k estimator by hand; figures from a run directory."""
 
 import pytest
+from rl_helpers import RuleVerifier
+from test_loop import cfg
 
 from rl.evaluate import pass_at_k
 from rl.loop import train
-
-from rl_helpers import RuleVerifier
-from test_loop import cfg
 
 
 def test_pass_at_k_by_hand():

@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 import torch
+from rl_helpers import RuleVerifier
 
 from rl.config import from_dict
+from rl.curriculum import generate
 from rl.loop import mode_at, train
 from rl.sampling import ProblemSampler
-from rl.curriculum import generate
-
-from rl_helpers import RuleVerifier
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -119,7 +118,7 @@ def test_cli_smoke_against_real_rocq(tmp_path):
         [sys.executable, "-m", "rl.cli", str(ROOT / "rl/configs/smoke.toml"), "--output", str(out),
          "trainer.steps=2", "async.sync_steps=1", "curriculum.heldout_size=4", "trainer.batch_groups=2",
          "sampler.group_size=4", "curriculum.families=['lin_nat','taut']", "output.tensorboard=false"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
     )
     assert r.returncode == 0, r.stderr[-2000:]
     r2 = rows(out)

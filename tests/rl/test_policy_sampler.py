@@ -4,7 +4,15 @@ import pytest
 import torch
 
 from rl.config import ModelConfig
-from rl.policy import ACTIONS, END, build_model, encode_prompt, make_batch, score, script_of
+from rl.policy import (
+    ACTIONS,
+    END,
+    build_model,
+    encode_prompt,
+    make_batch,
+    score,
+    script_of,
+)
 from rl.samplers import SnapshotGone, TorchSampler
 
 PROMPTS = ["Goal : 1 + 1 = 2.", "Goal : forall P : Prop, P -> P.", "Goal (x y : nat) : x <= x + y."]

@@ -1,6 +1,6 @@
 import networkx as nx
 import pytest
-from conftest import DATA
+from prover_testlib import DATA
 
 from prover.errors import BadProblem
 from prover.lang import LEAN, ROCQ
@@ -113,7 +113,7 @@ def test_cycle_is_an_error():
 @pytest.mark.parametrize("language,path", [("lean", "examples/lean/mathd_algebra_455.lean"), ("rocq", "examples/rocq/double_le.v")])
 def test_assembled_candidates_pass_the_static_soundness_rules(language, path):
     """What the orchestrator assembles (helpers + proof) meets the verdict's candidate rule."""
-    from conftest import ROOT
+    from prover_testlib import ROOT
 
     from lean_tools.soundness import verify
     from prover.lang import spec
@@ -133,7 +133,7 @@ def test_assembled_candidates_pass_the_static_soundness_rules(language, path):
 
 
 def test_bundled_examples_load():
-    from conftest import ROOT
+    from prover_testlib import ROOT
 
     files = sorted((ROOT / "examples").rglob("*.v")) + sorted((ROOT / "examples").rglob("*.lean"))
     assert len(files) >= 6

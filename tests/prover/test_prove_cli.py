@@ -6,8 +6,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from conftest import DATA, needs_rocq
-from scripts import Router
+from prover_testlib import DATA, Router, needs_rocq
 
 from prover.cli import main
 from prover.llm.base import ChatMessage

@@ -1,6 +1,0 @@
-Require Import Reals Lra Psatz.
-Open Scope R_scope.
-
-Theorem sum_squares_pos (x y : R) : x * x + y * y + 1 > 0.
-Proof.
-Admitted.
