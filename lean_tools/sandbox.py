@@ -182,6 +182,9 @@ def run(
             timed_out = True
             kill_group(proc)
             out, err = proc.communicate()
+        except BaseException:  # Ctrl-C or a cancelled caller: never leave the checker running
+            kill_group(proc)
+            raise
         else:
             kill_group(proc)  # stray grandchildren
         wall = time.monotonic() - t0

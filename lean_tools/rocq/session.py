@@ -383,9 +383,13 @@ class RocqSession:
         cursor = 0
         msgs: list[Message] = []
         for m in _TOPLEVEL.finditer(body):
-            rest = body[m.end() :]
-            nxt = _PROMPT.search(rest)
-            text = rest[: nxt.start()] if nxt else rest
+            rest = body[m.end() :].lstrip()
+            if rest.startswith("<warning>"):
+                close = rest.find("</warning>")
+                text = rest[len("<warning>") : close if close >= 0 else None].strip()
+            else:
+                nxt = _PROMPT.search(rest)
+                text = rest[: nxt.start()] if nxt else rest
             sev_m = _SEV.match(text)
             sev = Severity.ERROR
             if sev_m:

@@ -284,6 +284,25 @@ def _nat_divmod_hints(g: GoalInfo, limit: int = 6) -> list[str]:
 
 def _sqrt_hints(g: GoalInfo, limit: int = 3) -> list[str]:
     """``sqrt A >= 0`` and ``sqrt A * sqrt A = A`` for each ``sqrt A`` in sight (A proved >= 0 by nra)."""
+    out = []
+    for a in _sqrt_args(g)[:limit]:
+        out.append(f"pose proof (sqrt_pos {a})")
+        out.append(f"try pose proof (sqrt_sqrt {a} ltac:(nra))")
+    return out
+
+
+LN_EXPAND = (
+    "repeat match goal with H : context [ln (_ * _)] |- _ => rewrite ln_mult in H by (try apply pow_lt; nra) "
+    "| |- context [ln (_ * _)] => rewrite ln_mult by (try apply pow_lt; nra) "
+    "| H : context [ln (_ / _)] |- _ => rewrite ln_div in H by (try apply pow_lt; nra) "
+    "| |- context [ln (_ / _)] => rewrite ln_div by (try apply pow_lt; nra) "
+    "| H : context [ln (_ ^ _)] |- _ => rewrite ln_pow in H by nra "
+    "| |- context [ln (_ ^ _)] => rewrite ln_pow by nra end; simpl in *"
+)
+"""Turn logarithms of products, quotients and powers into sums (positivity side goals by nra)."""
+
+
+def _sqrt_args(g: GoalInfo) -> list[str]:
     text = " ".join(g.all_text.split())
     args: list[str] = []
     for m in re.finditer(r"\bsqrt\s+", text):
@@ -304,11 +323,61 @@ def _sqrt_hints(g: GoalInfo, limit: int = 3) -> list[str]:
             arg = w.group(0)
         if arg not in args:
             args.append(arg)
+    return args
+
+
+def _perfect_square_roots(g: GoalInfo) -> list[tuple[str, str]]:
+    """``(A, K)`` for each ``sqrt A`` whose argument is a closed numeral expression equal to
+    ``K * K`` with ``K`` a non-negative rational (computed here, proved by ``sqrt_lem_1``)."""
     out = []
-    for a in args[:limit]:
-        out.append(f"pose proof (sqrt_pos {a})")
-        out.append(f"try pose proof (sqrt_sqrt {a} ltac:(nra))")
-    return out
+    for arg in _sqrt_args(g):
+        value = _eval_numeral(arg)
+        if value is None or value < 0:
+            continue
+        num, den = value.numerator, value.denominator
+        rn, rd = math.isqrt(num), math.isqrt(den)
+        if rn * rn == num and rd * rd == den:
+            out.append((arg, f"{rn}" if rd == 1 else f"{rn} / {rd}"))
+    return out[:3]
+
+
+def _eval_numeral(expr: str):
+    """Exact value of a closed ``+ - * / ^`` numeral expression, or None."""
+    import ast
+    from fractions import Fraction
+
+    if not re.fullmatch(r"[\d\s+\-*/^().]+", expr):
+        return None
+    try:
+        tree = ast.parse(expr.replace("^", "**"), mode="eval")
+    except SyntaxError:
+        return None
+
+    def ev(n):
+        if isinstance(n, ast.Expression):
+            return ev(n.body)
+        if isinstance(n, ast.Constant) and isinstance(n.value, int):
+            return Fraction(n.value)
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+            return -ev(n.operand)
+        if isinstance(n, ast.BinOp):
+            a, b = ev(n.left), ev(n.right)
+            if isinstance(n.op, ast.Add):
+                return a + b
+            if isinstance(n.op, ast.Sub):
+                return a - b
+            if isinstance(n.op, ast.Mult):
+                return a * b
+            if isinstance(n.op, ast.Div) and b != 0:
+                return a / b
+            if isinstance(n.op, ast.Pow) and b.denominator == 1 and 0 <= b <= 64:
+                return a ** int(b)
+        raise ValueError
+
+    try:
+        return ev(tree)
+    except (ValueError, ZeroDivisionError, RecursionError):
+        return None
 
 
 def _is_eq(t: str) -> bool:
@@ -396,6 +465,10 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         add("apply sqrt_lem_1; try nra", 0.4, tag="sqrt-lem")
     if d.real and re.search(r"=\s*sqrt\b", concl) and _is_eq(concl):
         add("symmetry; apply sqrt_lem_1; try nra", 0.4, tag="sqrt-lem")
+    if d.real and re.search(r"\bln\s*\(", g.all_text):
+        add(LN_EXPAND, 0.4, tag="ln-expand")
+    for arg, root_value in _perfect_square_roots(g):
+        add(f"replace (sqrt {arg}) with ({root_value}) by (symmetry; apply sqrt_lem_1; lra)", 0.3, tag="sqrt-eval")
     if "Rabs" in g.all_text:
         add(
             "unfold Rabs in *; repeat match goal with H : context [Rcase_abs ?x] |- _ => destruct (Rcase_abs x) "

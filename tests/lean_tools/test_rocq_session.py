@@ -214,3 +214,10 @@ def test_session_killed_mid_request_is_typed_and_pool_keeps_serving():
         with pool.session("rocq", HEADER) as s:
             out = s.run_command("Theorem t : 2 + 2 = 4.")
             assert s.run_tactic(out.holes[0].state, "reflexivity.").proved
+
+
+def test_warnings_are_not_errors(session):
+    out = session.run_command("Check 6000.\nLemma big : 6000 = 6000.\nProof. reflexivity. Qed.")
+    assert out.ok, out.errors
+    warnings = [m for m in out.messages if m.severity is Severity.WARNING]
+    assert warnings and "large numbers" in warnings[0].text and warnings[0].pos.line == 1
