@@ -65,8 +65,8 @@ class Fit:
         if self.points < 2:
             return f"not enough points to fit ({self.points})"
         r2 = "n/a" if math.isnan(self.r2) else f"{self.r2:.3f}"
-        return f"solved = {self.a:.4f} + {self.b:.4f}·ln({unit}), R² = {r2}, {self.points} points; " \
-               f"+{self.b * math.log(2) * 100:.2f} points of solve rate per doubling"
+        return (f"solved = {self.a:.4f} {self.b:+.4f}·ln({unit}), R² = {r2}, {self.points} points; "
+                f"{self.b * math.log(2) * 100:+.2f} points of solve rate per doubling")
 
 
 def loglinear_fit(xs: Sequence[float], ys: Sequence[float]) -> Fit:
@@ -84,5 +84,5 @@ def loglinear_fit(xs: Sequence[float], ys: Sequence[float]) -> Fit:
     a = my - b * mx
     ss_tot = sum((p[1] - my) ** 2 for p in pts)
     ss_res = sum((p[1] - (a + b * p[0])) ** 2 for p in pts)
-    r2 = 1.0 - ss_res / ss_tot if ss_tot > 0 else float("nan")
+    r2 = 1.0 - ss_res / ss_tot if ss_tot > 1e-12 else float("nan")  # flat data: R² undefined
     return Fit(a=a, b=b, r2=r2, points=n)

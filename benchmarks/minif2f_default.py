@@ -50,16 +50,25 @@ def split_problem(text: str) -> tuple[str, str, str]:
 def _solve_one(job: tuple[str, str, dict]) -> dict:
     """Worker: prove one problem; measure the CPU of the proof-assistant children it ran."""
     import os
-    import resource
     import tempfile
+
+    path, mode, budget_kw = job
+    # psatz writes a `.csdp.cache` into coqtop's working directory: keep it out of the repo.
+    with tempfile.TemporaryDirectory(prefix="minif2f-default-") as tmp:
+        os.chdir(tmp)
+        try:
+            return _solve_in_cwd(path, mode, budget_kw)
+        finally:
+            os.chdir("/")
+
+
+def _solve_in_cwd(path: str, mode: str, budget_kw: dict) -> dict:
+    import resource
 
     from lean_tools.rocq.session import RocqSession
     from prover.search import SearchBudget, prove_goal
     from prover.search.portfolio import baseline_table
 
-    path, mode, budget_kw = job
-    # psatz writes a `.csdp.cache` into coqtop's working directory: keep it out of the repo.
-    os.chdir(tempfile.mkdtemp(prefix="minif2f-default-"))
     name = Path(path).stem
     row: dict = {"name": name}
     try:
@@ -100,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dir", default=DEFAULT_DIR, help="miniF2F Rocq root holding test/ and valid/")
     ap.add_argument("--out", required=True, help="JSONL results file (appended; resumed)")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--seconds", type=float, default=4.0, help="search seconds per problem")
+    ap.add_argument("--seconds", type=float, default=5.0, help="search seconds per problem (see --clock)")
     ap.add_argument("--max-expansions", type=int, default=40)
     ap.add_argument("--clock", default="cpu", choices=["cpu", "wall"], help="what --seconds measures (cpu: coqtop CPU time)")
     ap.add_argument("--mode", default="default", choices=["default", "baseline"])
@@ -126,8 +135,11 @@ def main(argv: list[str] | None = None) -> int:
     done: dict[str, dict] = {}
     if out.exists():
         for line in out.read_text(encoding="utf-8").splitlines():
-            if line.strip():
+            try:
                 row = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line cut short when a run was killed: that problem is redone
+            if isinstance(row, dict) and "name" in row:
                 done[row["name"]] = row
     todo = [f for f in files if f.stem not in done]
     budget_kw = {"seconds": args.seconds, "max_expansions": args.max_expansions, "clock": args.clock}

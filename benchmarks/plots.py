@@ -65,12 +65,12 @@ def plot_scaling(sweep: Sweep, axis: str, path: Path) -> Path | None:
         ax.plot([p.cost[axis] for p in line], [p.solved * 100 for p in line], marker="o",
                 label=f"budget {budget:g}s/attempt (k={','.join(str(p.k) for p in line)})")
     fit = sweep.fits[axis]
-    if fit.points >= 2 and fit.b != 0:
+    if fit.points >= 2:
         lo, hi = min(p.cost[axis] for p in pts), max(p.cost[axis] for p in pts)
         xs = [lo * (hi / lo) ** (i / 49) for i in range(50)]
         r2 = "n/a" if math.isnan(fit.r2) else f"{fit.r2:.3f}"
         ax.plot(xs, [fit.predict(x) * 100 for x in xs], "k--", linewidth=1,
-                label=f"fit {fit.a * 100:.1f} + {fit.b * 100:.2f}·ln(x) %, R²={r2}")
+                label=f"fit {fit.a * 100:.1f} {fit.b * 100:+.2f}·ln(x) %, R²={r2}")
     ax.set_xscale("log")
     from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
 
@@ -79,6 +79,7 @@ def plot_scaling(sweep: Sweep, axis: str, path: Path) -> Path | None:
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel(AXIS_LABEL.get(axis, axis))
     ax.set_ylabel("solved (%)")
+    ax.set_ylim(0, min(100.0, max(5.0, 130 * max(p.solved for p in pts) + 1)))  # from 0: no zoomed-in flat lines
     ax.grid(True, alpha=0.3, which="both")
     ax.legend(fontsize=7)
     ax.set_title(f"{sweep.suite}: solved vs cost ({len(sweep.problems)} problems, config {sweep.config_hash})", fontsize=9)

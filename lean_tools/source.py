@@ -149,39 +149,137 @@ def _blank(chunk: str) -> str:
 _IDENT_CHAR = re.compile(r"[\w'.!?₀-₉ᵢ-ᵪ]")
 
 
-def mask(text: str, language: Language, *, strings: bool = True) -> str:
-    """``text`` with every comment (and string, if ``strings``) replaced by spaces, same length."""
-    out: list[str] = []
+def _lean_letter_like(c: str) -> bool:
+    """Lean 4's ``isLetterLike`` (Greek but λ/Π/Σ, Coptic, letter-like block, math alphanumerics)."""
+    v = ord(c)
+    return (
+        (0x3B1 <= v <= 0x3C9 and v != 0x3BB)
+        or (0x391 <= v <= 0x3A9 and v not in (0x3A0, 0x3A3))
+        or 0x3CA <= v <= 0x3FB
+        or 0x1F00 <= v <= 0x1FFE
+        or 0x2100 <= v <= 0x214F
+        or 0x1D49C <= v <= 0x1D59F
+    )
+
+
+def _lean_id_first(c: str) -> bool:
+    return (c.isascii() and c.isalpha()) or c == "_" or _lean_letter_like(c)
+
+
+def _lean_id_rest(c: str) -> bool:
+    v = ord(c)
+    return (
+        (c.isascii() and c.isalnum())
+        or c in "_'!?"
+        or _lean_letter_like(c)
+        or 0x2080 <= v <= 0x2089  # subscript digits
+        or 0x2090 <= v <= 0x209C
+        or 0x1D62 <= v <= 0x1D6A
+    )
+
+
+_LEAN_NUMBER = re.compile(r"0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|[0-9]+(?:[eE][-+]?[0-9]+)?")
+
+
+def _lean_quote_continues_ident(text: str, i: int) -> bool:
+    """Whether the ``'`` at ``text[i]`` continues an identifier (Lean's ``isIdRest``) rather than
+    starting a character literal. Lean lexes a token at a time: after a number (``1'a'``), a
+    closing ``»`` or a symbol, ``'`` starts a char literal; after an identifier it is part of it."""
+    j = i
+    while j > 0 and _lean_id_rest(text[j - 1]):
+        j -= 1
+    k = j
+    while k < i:  # walk the run forward token by token: numbers, then identifiers
+        if _lean_id_first(text[k]):
+            return True  # an identifier runs from k up to i (idRest covers the rest)
+        m = _LEAN_NUMBER.match(text, k, i)
+        k = m.end() if m else k + 1
+    return False
+
+
+_LEAN_CHAR_LIT = re.compile(r"'(?:\\(?:u\{[0-9a-fA-F]{1,6}\}|x[0-9a-fA-F]{2}|[^\n])|[^\\'\n])'")
+
+
+def _segments(text: str, language: Language) -> list[tuple[int, int, str]]:
+    """Lex ``text`` into (start, end, kind) with kind ``code``/``comment``/``string``/``char``.
+
+    Lean: ``--`` and nested ``/- -/`` comments, ``"..."`` strings with backslash escapes,
+    character literals (a ``'`` that does not continue an identifier, see
+    ``_lean_quote_continues_ident``), and ``«...»`` escaped identifiers, which are code but
+    opaque: nothing inside them starts a comment, string or char literal (Lean reads up to ``»``).
+    Rocq: nested ``(* *)`` comments (strings inside are lexed), ``"..."`` strings with ``""``.
+    Raises ``ParseError`` for an unterminated comment, string or ``«``.
+    """
+    out: list[tuple[int, int, str]] = []
     i, n = 0, len(text)
     lean = language == "lean"
     open_c = "/-" if lean else "(*"
+    code_from = 0
+
+    def emit(a: int, b: int, kind: str) -> None:
+        nonlocal code_from
+        if code_from < a:
+            out.append((code_from, a, "code"))
+        out.append((a, b, kind))
+        code_from = b
+
     while i < n:
         c = text[i]
         if lean and text.startswith("--", i):
             j = text.find("\n", i)
             j = n if j < 0 else j
-            out.append(_blank(text[i:j]))
+            emit(i, j, "comment")
             i = j
         elif text.startswith(open_c, i):
             j = _skip_block_comment(text, i, language)
-            out.append(_blank(text[i:j]))
+            emit(i, j, "comment")
             i = j
         elif c == '"':
             j = _skip_string(text, i, language)
-            out.append(_blank(text[i:j]) if strings else text[i:j])
+            emit(i, j, "string")
             i = j
-        elif lean and c == "'" and (i == 0 or not _IDENT_CHAR.match(text[i - 1])):
-            m = re.match(r"'(?:\\[^']{1,8}|[^\\'\n])'", text[i:])
+        elif lean and c == "«":
+            j = text.find("»", i + 1)
+            if j < 0:
+                raise ParseError(f"unterminated «identifier» starting at line {_line_of(text, i)}")
+            i = j + 1  # stays code
+        elif lean and c == "'" and not _lean_quote_continues_ident(text, i):
+            m = _LEAN_CHAR_LIT.match(text, i)
             if m:
-                out.append(_blank(m.group(0)))
-                i += m.end()
+                emit(i, m.end(), "char")
+                i = m.end()
             else:
-                out.append(c)
                 i += 1
         else:
-            out.append(c)
             i += 1
-    return "".join(out)
+    if code_from < n:
+        out.append((code_from, n, "code"))
+    return out
+
+
+def _blank_guillemets(chunk: str) -> str:
+    """Inside ``«...»`` keep identifier characters, blank the rest (same length)."""
+
+    def fix(m: re.Match[str]) -> str:
+        inner = "".join(ch if (ch.isalnum() or ch in "_.'!?") else " " for ch in m.group(1))
+        return "«" + inner + "»"
+
+    return re.sub(r"«([^»]*)»", fix, chunk)
+
+
+def mask(text: str, language: Language, *, strings: bool = True) -> str:
+    """``text`` with every comment (and string / char literal, if ``strings``) replaced by spaces,
+    same length. Lean ``«...»`` identifiers keep only their identifier characters."""
+    parts: list[str] = []
+    for a, b, kind in _segments(text, language):
+        chunk = text[a:b]
+        if kind == "comment" or (strings and kind in ("string", "char")):
+            parts.append(_blank(chunk))
+        elif kind == "code" and language == "lean" and "«" in chunk:
+            parts.append(_blank_guillemets(chunk))
+        else:
+            parts.append(chunk)
+    return "".join(parts)
 
 
 def _line_of(text: str, i: int) -> int:
@@ -224,27 +322,8 @@ def _skip_string(text: str, i: int, language: Language) -> int:
 
 
 def strip_comments(text: str, language: Language) -> str:
-    """``text`` with comments replaced by one space each; strings are kept."""
-    out: list[str] = []
-    i, n = 0, len(text)
-    lean = language == "lean"
-    open_c = "/-" if lean else "(*"
-    while i < n:
-        if lean and text.startswith("--", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-            out.append(" ")
-        elif text.startswith(open_c, i):
-            i = _skip_block_comment(text, i, language)
-            out.append(" ")
-        elif text[i] == '"':
-            j = _skip_string(text, i, language)
-            out.append(text[i:j])
-            i = j
-        else:
-            out.append(text[i])
-            i += 1
-    return "".join(out)
+    """``text`` with comments replaced by one space each; strings and char literals are kept."""
+    return "".join(" " if kind == "comment" else text[a:b] for a, b, kind in _segments(text, language))
 
 
 def normalize(text: str, language: Language) -> str:
@@ -458,15 +537,17 @@ _ROCQ_PROOF = re.compile(r"Proof(?:\s*\.(?=\s|$)|\s+(?:using|with)\b[^.]*\.(?=\s
 
 
 def rocq_sentences(masked: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence in masked text; ``end`` is just past its final ``.``.
+    """(start, end) of each sentence in masked text; ``end`` is just past its final ``.``/``...``.
 
     Bullets and braces are not split off; leading whitespace is excluded from ``start``.
     """
     out: list[tuple[int, int]] = []
     pos = 0
-    for m in re.finditer(r"\.(?=\s|$)", masked):
-        if m.start() > 0 and masked[m.start() - 1] == ".":
-            continue  # `..` / `...` are not sentence ends
+    for m in re.finditer(r"(?<!\.)\.+(?=\s|$)", masked):
+        if m.end() - m.start() == 2:
+            continue  # `..` (recursive-notation token) does not end a sentence
+        # `.` ends a sentence, and so does `...` (``tac...`` = ``tac; <Proof with tactic>``):
+        # coqc accepts ``exact I...`` followed by a new sentence, so `...` must split here too.
         seg = masked[pos : m.end()]
         lead = len(seg) - len(seg.lstrip())
         out.append((pos + lead, m.end()))

@@ -1,4 +1,5 @@
-"""``prover-check PROBLEM CANDIDATE [--theorem NAME] [--timeout S] [--json] [--static-only] [--allow-require M]``
+"""``prover-check PROBLEM CANDIDATE [--theorem NAME] [--timeout S] [--json] [--static-only] [--allow-require M]
+[--no-default-requires]``
 
 Exit codes: 0 = CANDIDATE proves PROBLEM's theorem (accepted by the proof assistant after
 the soundness checks); 1 = it does not (the reason on one line); 2 = bad input (missing or
@@ -6,6 +7,17 @@ unreadable file, unknown suffix, problem file that cannot be parsed) or the proo
 is missing (the message says how to install it). The language comes from the suffix:
 ``.lean`` -> Lean 4, ``.v`` -> Rocq. A candidate that cannot be parsed is a rejection (1).
 Static screens run before the proof assistant, so a cheat gets exit 1 even without one.
+
+Rocq helpers may by default ``Require [Import]`` the standard library's arithmetic/tactic
+modules (``Lia Lra Psatz Lqa Ring Field ZArith Reals Arith``, any of their spellings:
+``lean_tools.soundness.STDLIB_REQUIRES``), e.g. ``Require Import Lra.`` before a helper lemma
+for a problem that imports only ``Reals``. This is sound because the verifier elaborates the
+problem's statement (the reference probe) right after the problem's own header and preamble,
+BEFORE any helper, so a helper's import cannot change what the reference means; the target's
+own elaborated statement must then be ``constr_eq`` to it (an import that re-binds a name, a
+scope or a coercion in the statement is caught), and every axiom the proof reaches is still
+listed by ``Print Assumptions`` in a separate process. ``--no-default-requires`` turns this off;
+``--allow-require M`` adds modules.
 """
 
 from __future__ import annotations
@@ -61,7 +73,12 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="MODULE",
-        help="Rocq: a module a helper may Require beyond the problem's header (repeatable), e.g. Lra",
+        help="Rocq: a further module a helper may Require beyond the problem's header (repeatable)",
+    )
+    p.add_argument(
+        "--no-default-requires",
+        action="store_true",
+        help="Rocq: do not let helpers Require the standard tactic modules (Lia, Lra, Psatz, ...)",
     )
     return p
 
@@ -104,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.timeout <= 0:
         return _bad_input("--timeout must be positive")
 
-    from lean_tools.soundness import BadProblem, verify
+    from lean_tools.soundness import STDLIB_REQUIRES, BadProblem, verify
     from lean_tools.types import NotInstalled, ProofAssistantError
 
     try:
@@ -115,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
             theorem=args.theorem,
             timeout=args.timeout,
             static_only=args.static_only,
-            allowed_requires=frozenset(args.allow_require),
+            allowed_requires=frozenset(args.allow_require)
+            | (frozenset() if args.no_default_requires else STDLIB_REQUIRES),
         )
     except BadProblem as e:
         return _bad_input(str(e))

@@ -8,11 +8,12 @@
 """
 
 from .candidate import CandidateSplit, check_candidate
-from .screens import screen, screen_lean, screen_rocq
+from .screens import STDLIB_REQUIRES, screen, screen_lean, screen_rocq
 from .verdict import Finding, Verdict
 from .verify import BadProblem, parse_problem, static_verdict, verify
 
 __all__ = [
+    "STDLIB_REQUIRES",
     "BadProblem",
     "CandidateSplit",
     "Finding",

@@ -97,7 +97,7 @@ def _declared_names(helpers: str, language: Language) -> list[str]:
         pat = r"(?<![\w'.])(?:theorem|lemma|def|abbrev)\s+(«[^»]*»|[^\s(){}\[\]:⦃⦄,]+)"
     else:
         pat = r"(?<![\w'.])(?:Lemma|Theorem|Fact|Remark|Corollary|Proposition|Property|Example|Definition|Fixpoint|Ltac)\s+([\w']+)"
-    return re.findall(pat, masked)
+    return [n.replace("«", "").replace("»", "") for n in re.findall(pat, masked)]
 
 
 def _identifiers(text: str, language: Language) -> set[str]:
@@ -174,14 +174,15 @@ def check_candidate(
 
     # Rule 1: one target; no look-alike of its name.
     decl_names = _all_decl_names(mask(candidate_text, lang), lang)
-    same = [n for n in decl_names if n == name]
+    bare = name.replace("«", "").replace("»", "")
+    same = [n for n in decl_names if n == bare]
     if name and len(same) != 1:
         return fail(
             "candidate.duplicate",
             f"theorem {name} is declared {len(same)} times in the candidate",
         )
     for n in decl_names:
-        if name and n != name and skeleton(n) == skeleton(name):
+        if name and n != bare and skeleton(n) == skeleton(bare):
             return fail(
                 "lookalike",
                 f"declaration {n!r} is a look-alike of the theorem name {name!r}",
@@ -296,4 +297,5 @@ def _all_decl_names(masked: str, language: Language) -> list[str]:
             )
         )
         pat = rf"(?<![\w'.])(?:{kws})\s+([\w'\u00a0-\uffff]+)"
-    return re.findall(pat, masked)
+    # `«x»` and `x` are one name to Lean: compare without the guillemets.
+    return [n.replace("«", "").replace("»", "") for n in re.findall(pat, masked)]

@@ -70,9 +70,10 @@ def _words(pattern_words: list[str], left: str) -> re.Pattern[str]:
 
 # --- Lean -----------------------------------------------------------------------------------
 
-_LEAN_HOLES = ["sorry", "sorryAx", "admit"]
+_LEAN_HOLES = ["sorry", "sorryAx", "admit", "stop", "lcProof", "lcUnreachable", "lcCast", "lcErased", "lcAny"]
 _LEAN_NATIVE = (  # noqa: SIM905 - one word list, kept compact
     "native_decide ofReduceBool ofReduceNat reduceBool reduceNat trustCompiler implemented_by extern csimp native "
+    "bv_decide bv_check "
 ).split()
 _LEAN_COMMANDS = (  # noqa: SIM905 - one word list, kept compact
     "axiom axioms opaque instance attribute macro macro_rules syntax elab elab_rules by_elab notation "
@@ -81,19 +82,37 @@ _LEAN_COMMANDS = (  # noqa: SIM905 - one word list, kept compact
     "initialize builtin_initialize run_cmd run_tac run_elab run_meta mutual unsafe partial meta deriving "
     "include omit addDecl addAndCompile add_decl_doc register_tactic_tag elab_stx simproc dsimproc "
     "simproc_decl dsimproc_decl grind_pattern "
+    # Lean/Batteries/Mathlib commands that declare names, syntax, hints or options (keywords, so
+    # never an honest identifier); matched anywhere because Lean commands need no column 0.
+    "alias unif_hint binder_predicate binder_predicates irreducible_def proof_wanted seal unseal recall "
+    "compile_inductive compile_def library_note assert_not_exists assert_exists suppress_compilation "
+    "unsuppress_compilation initialize_simps_projections mk_iff_of_inductive_prop add_aesop_rules "
+    "erase_aesop_rules declare_aesop_rule_sets register_option register_builtin_option register_simp_attr "
+    "register_label_attr declare_simp_like_tactic declare_config_elab declare_command_config_elab init_quot "
+    "builtin_simproc builtin_dsimproc builtin_simproc_decl builtin_dsimproc_decl builtin_grind_propagator "
+    "init_grind_norm test_extern extend_docs recommended_spelling tactic_extension register_hint "
+    "gen_injective_theorems% "
 ).split()
 _LEAN_DECLS = (  # noqa: SIM905 - one word list, kept compact
     "theorem lemma def abbrev example noncomputable private protected "
 ).split()
 _SAFE_OPTIONS = r"(?:maxHeartbeats|maxRecDepth|synthInstance\.maxHeartbeats|synthInstance\.maxSize)"
 
-_RE_LEAN_HOLE = _words(_LEAN_HOLES, r"[\w']")
-_RE_LEAN_NATIVE = _words(_LEAN_NATIVE, r"[\w']")
+_RE_LEAN_HOLE = re.compile(_words(_LEAN_HOLES, r"[\w']").pattern.replace("(?![\\w'!?])", "(?![\\w'])"))
+_RE_LEAN_NATIVE = re.compile(_words(_LEAN_NATIVE, r"[\w']").pattern.replace("(?![\\w'!?])", "(?![\\w'])"))
 _RE_LEAN_CMD = _words(_LEAN_COMMANDS, r"[\w'.]")
 _RE_LEAN_DECL = _words(_LEAN_DECLS, r"[\w'.]")
 _RE_LEAN_HASH = re.compile(r"#[A-Za-z_]")
 _RE_LEAN_ATTR = re.compile(r"@\[(?P<body>[^\]]*)\]")
-_RE_LEAN_SETOPT = re.compile(r"(?<![\w'.])set_option(?![\w'])(?P<rest>[^\n]*)")
+_RE_LEAN_SETOPT = re.compile(r"(?<![\w'.])set_option(?![\w'])")
+_RE_LEAN_SAFE_SETOPT = re.compile(rf"\s+{_SAFE_OPTIONS}\s+\d+\s+in(?![\w'])")
+# Raw text a Lean lexer and ours could split differently: a char literal holding a quote,
+# escape or guillemet, and a «...» name holding comment/string characters or a line break.
+_RE_LEAN_AMBIGUOUS = re.compile(r"'[\"\\«»]|«[^»]*?(?:[\"'\n«]|--|/-|-/)")
+_LEAN_COL0_OK = frozenset(
+    "theorem lemma def abbrev example noncomputable private protected set_option termination_by "
+    "decreasing_by where".split()
+)
 _RE_LEAN_META = re.compile(r"(?<![\w'])(?:Lean\.|IO(?![\w'])|unsafe\w*)")
 _RE_LEAN_RAW = re.compile(r"(?<![\w'])(?:r#*|[a-z]!)\"")
 
@@ -118,8 +137,21 @@ def screen_lean(text: str, *, role: str = "proof", line_offset: int = 0) -> tupl
                 line=_line(raw, m.start(), line_offset),
             )
         )
-    masked = mask(raw, "lean")
+    for m in _RE_LEAN_AMBIGUOUS.finditer(raw):
+        out.append(
+            Finding(
+                rule="lean.lexing",
+                message=f"`{m.group(0)[:20]}`: a char literal with a quote/escape/guillemet or a «name» with "
+                "comment/string characters could be lexed differently by Lean and by the screens",
+                line=_line(raw, m.start(), line_offset),
+            )
+        )
+    # «name» is the identifier `name` to Lean: drop the guillemets so `«sorryAx»` is screened as
+    # `sorryAx` and `«Lean».x` as `Lean.x` (only « and » go, so line numbers are unchanged).
+    masked = mask(raw, "lean").replace("«", "").replace("»", "")
     out += _lean_rules(masked, role, line_offset)
+    if role == "helpers":
+        out += _lean_column0(masked, line_offset)
     if not out:
         sk = skeleton(masked)
         if sk != masked:
@@ -133,6 +165,28 @@ def screen_lean(text: str, *, role: str = "proof", line_offset: int = 0) -> tupl
                     )
                 )
     return tuple(out)
+
+
+def _lean_column0(masked: str, off: int) -> list[Finding]:
+    """Helpers: every line starting at column 0 with a word begins a declaration (``theorem``,
+    ``lemma``, ``def``, ``abbrev``, ``example``, their modifiers, a safe ``set_option``), or is a
+    ``termination_by``/``decreasing_by``/``where`` clause. Lean has no elaborated-statement check
+    here, so an unknown command before the theorem (one no word list names yet) must not pass;
+    continuation lines of a helper are indented (or start with ``|``, ``@[``, a bracket...)."""
+    out = []
+    for m in re.finditer(r"^([^\W\d]|#|`)[\w'.!?]*", masked, re.MULTILINE):
+        word = m.group(0)
+        if word not in _LEAN_COL0_OK:
+            out.append(
+                Finding(
+                    rule="lean.command",
+                    message=f"line starting `{word[:40]}` at column 0 among the helpers is not a declaration "
+                    "(indent continuation lines)",
+                    line=_line(masked, m.start(), off),
+                    snippet=word[:60],
+                )
+            )
+    return out
 
 
 def _lean_rules(masked: str, role: str, off: int) -> list[Finding]:
@@ -166,8 +220,8 @@ def _lean_rules(masked: str, role: str, off: int) -> list[Finding]:
         add("lean.command", m, f"`{m.group(0)}...` command is not allowed")
     for m in _RE_LEAN_META.finditer(masked):
         add("lean.meta", m, f"`{m.group(0)}` (metaprogramming / IO) is not allowed")
-    for m in _RE_LEAN_SETOPT.finditer(masked):
-        if not re.match(rf"\s+{_SAFE_OPTIONS}\s+\d+\s+in\b", m.group("rest")):
+    for m in _RE_LEAN_SETOPT.finditer(masked):  # each occurrence, so `... in set_option X in` is seen
+        if not _RE_LEAN_SAFE_SETOPT.match(masked, m.end()):
             add(
                 "lean.set_option",
                 m,
@@ -216,6 +270,9 @@ _ROCQ_PROOF_CAPS = {"Proof", "Qed", "Defined", "Unshelve"}
 
 _RE_ROCQ_HOLE = _words(_ROCQ_HOLES, r"[\w'.]")
 _RE_ROCQ_BANNED = _words(_ROCQ_BANNED_WORDS, r"[\w'.]")
+# Every tactic/option that hands conversion to the native compiler (native_compute,
+# native_cast_no_check, NativeCompute options...): outside the kernel's usual trusted base.
+_RE_ROCQ_NATIVE = re.compile(r"(?<![\w'.])(?:native_\w*|NativeCompute\w*)")
 _RE_ROCQ_ATTR = re.compile(r"#\[")
 _RE_ROCQ_RESERVED = re.compile(r"(?<![\w'])__prover\w*")
 _RE_SENTENCE_LEAD = re.compile(r"(?:\s|[-+*{}]|(?:\d+|all|par|\[\s*[\w']+\s*\])\s*:(?!=))*")
@@ -226,10 +283,42 @@ def sentence_head(sentence: str) -> str:
     m = _RE_SENTENCE_LEAD.match(sentence)
     rest = sentence[m.end() :] if m else sentence
     w = re.match(r"[A-Za-z_][\w']*(?:\.[A-Za-z_][\w']*)*", rest)
+    if w is None and rest.strip():
+        # Not a word after the bullets/selectors we know (``1-3:``, ``!:``, a symbol...): judge
+        # the sentence by its first word anyway, so no command hides behind an odd prefix.
+        w = re.search(r"(?<![\w'.])[A-Za-z_][\w']*(?:\.[A-Za-z_][\w']*)*", rest)
     return w.group(0) if w else ""
 
 
 _RE_REQUIRE = re.compile(r"(?:From\s+(?P<root>[\w.]+)\s+)?Require(?:\s+(?:Import|Export))?\s+(?P<mods>[\w.\s]+)\.$")
+
+
+_STDLIB_TACTIC_MODULES = {
+    "Lia": "micromega",
+    "Lra": "micromega",
+    "Psatz": "micromega",
+    "Lqa": "micromega",
+    "Ring": "setoid_ring",
+    "Field": "setoid_ring",
+    "ZArith": "ZArith",
+    "Reals": "Reals",
+    "Arith": "Arith",
+}
+STDLIB_REQUIRES: frozenset[str] = frozenset(
+    spelling
+    for mod, folder in _STDLIB_TACTIC_MODULES.items()
+    for root in ("", "Coq.", "Stdlib.")
+    for spelling in (f"{root}{mod}", f"{root}{folder}.{mod}")
+)
+"""Every spelling (``Lia``, ``Coq.Lia``, ``micromega.Lia``, ``Coq.micromega.Lia``, ``Stdlib...``)
+of the Coq standard library's arithmetic/tactic modules Lia, Lra, Psatz, Lqa, Ring, Field,
+ZArith, Reals, Arith; ``prover-check`` lets helpers ``Require`` these by default. Why that is
+sound: the verifier elaborates the reference statement BEFORE the helpers (the probe in
+``rocq_verify``), so nothing a helper loads can change what the reference means, and the
+``constr_eq`` check then rejects a target whose own elaboration changed (a re-bound name such
+as ``sqrt``, a scope, a coercion); what the modules bring into a proof is still listed by
+``Print Assumptions`` (the reals' axioms are on the whitelist anyway); they load only the
+standard library's own plugins (micromega, ring)."""
 
 
 def allowed_require(sentence: str, allowed: frozenset[str]) -> bool:
@@ -269,8 +358,9 @@ def screen_rocq(
         )
     masked = mask(text, "rocq")
     if role == "helpers" and allowed_requires:
+        with_strings = mask(text, "rocq", strings=False)  # a string in a Require is not a module name
         for a, b in rocq_sentences(masked):
-            if allowed_require(masked[a:b], allowed_requires):
+            if allowed_require(with_strings[a:b], allowed_requires):
                 masked = masked[:a] + " " * (b - a) + masked[b:]
     out += _rocq_rules(masked, role, line_offset)
     if not out:
@@ -313,6 +403,13 @@ def _rocq_rules(masked: str, role: str, off: int) -> list[Finding]:
             "rocq.banned",
             m.start(),
             f"`{m.group(0)}` is not allowed in a proof or helper",
+            m.group(0),
+        )
+    for m in _RE_ROCQ_NATIVE.finditer(masked):
+        add(
+            "rocq.banned",
+            m.start(),
+            f"`{m.group(0)}` trusts the native compiler instead of the kernel",
             m.group(0),
         )
     for m in _RE_ROCQ_ATTR.finditer(masked):

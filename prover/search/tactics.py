@@ -220,6 +220,14 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
         hints = _sqrt_hints(g)
         if hints:
             add("; ".join(hints) + "; nra", 2, tag="sqrt-nra")
+    if d.real and _is_eq(concl):
+        for h in [h for h in g.hyps if _diseq(h.type)][:2]:
+            left, right = _diseq(h.type)
+            add(
+                f"apply (Rmult_eq_reg_l ({left} - ({right}))); [nra | intro; apply {h.names[0]}; lra]",
+                2,
+                tag="cancel-diseq",
+            )
     if g.vars_of("C") or _is_complex(g, d):
         add(COMPLEX_CLOSER, 2, tag="complex")
     if d.real and root and re.search(r"\^ ?[34]", g.all_text):
@@ -378,6 +386,14 @@ def _eval_numeral(expr: str):
         return ev(tree)
     except (ValueError, ZeroDivisionError, RecursionError):
         return None
+
+
+def _diseq(t: str) -> tuple[str, str] | None:
+    """``(A, B)`` for a hypothesis ``A <> B`` with ``B`` not zero (a factor to cancel)."""
+    m = re.fullmatch(r"\s*([^<>=]+?)\s*<>\s*([^<>=]+?)\s*", t)
+    if not m or m.group(2) == "0" or "/\\" in t or "\\/" in t:
+        return None
+    return m.group(1), m.group(2)
 
 
 def _is_eq(t: str) -> bool:
@@ -589,60 +605,9 @@ class TacticTable:
         if self.language == "rocq":
             d = rocq_domain(g, ctx.scope)
             return _rocq_closers(g, d, depth), _rocq_steps(g, d, ctx)
-        return _lean_closers(g), _lean_steps(g)
+        from .tactics_lean import lean_candidates
 
-
-# --- Lean 4 -------------------------------------------------------------------------------
-
-
-def _lean_closers(g: GoalInfo) -> list[Candidate]:
-    c = [
-        Candidate(tactic="rfl", kind="close", timeout=1, tag="rfl"),
-        Candidate(tactic="norm_num", kind="close", timeout=2, tag="norm_num"),
-        Candidate(tactic="omega", kind="close", timeout=2, tag="omega"),
-        Candidate(tactic="linarith", kind="close", timeout=2, tag="linarith"),
-        Candidate(tactic="positivity", kind="close", timeout=2, tag="positivity"),
-        Candidate(tactic="nlinarith", kind="close", timeout=3, tag="nlinarith"),
-        Candidate(tactic="decide", kind="close", timeout=2, tag="decide"),
-        Candidate(tactic="simp_all", kind="close", timeout=2, tag="simp_all"),
-        Candidate(tactic="field_simp; ring_nf", kind="close", timeout=2, tag="field_simp"),
-        Candidate(tactic="tauto", kind="close", timeout=2, tag="tauto"),
-    ]
-    xs = [v for v in g.vars_of("ℝ", "ℚ", "ℤ", "ℕ") if _NAME.match(v)][:4]
-    if xs:
-        hints = [f"sq_nonneg ({a} - {b})" for i, a in enumerate(xs) for b in xs[i + 1 :]] + [f"sq_nonneg {a}" for a in xs]
-        c.append(Candidate(tactic=f"nlinarith [{', '.join(hints[:8])}]", kind="close", timeout=3, tag="nlinarith-hint"))
-    return c
-
-
-def _lean_steps(g: GoalInfo) -> list[Candidate]:
-    s = []
-    concl = g.concl
-    if concl.startswith(("∀", "¬")) or "→" in concl:
-        s.append(Candidate(tactic="intro", kind="step", cost=0.2, tag="intro"))
-    if "∧" in concl or "↔" in concl:
-        s.append(Candidate(tactic="constructor", kind="step", cost=0.5, tag="constructor"))
-    if any("∧" in h.type or h.type.startswith("∃") for h in g.hyps):
-        s.append(Candidate(tactic="casesm* _ ∧ _, ∃ _, _", kind="step", cost=0.2, tag="destruct-and"))
-    s.append(Candidate(tactic="subst_vars", kind="step", cost=0.3, tag="subst"))
-    s.append(Candidate(tactic="norm_num at *", kind="step", cost=0.8, tag="norm_num-at"))
-    s.append(Candidate(tactic="field_simp at *", kind="step", cost=0.8, tag="field_simp-at"))
-    for h in g.hyps:
-        if h.type.startswith("∀") and "=" in h.type:
-            s.append(Candidate(tactic=f"simp only [{h.names[0]}] at *", kind="step", cost=0.3, tag="rewrite-def"))
-    for v, top in _lean_bounds(g):
-        s.append(Candidate(tactic=f"interval_cases {v} <;> omega", kind="close", timeout=3, tag="interval_cases"))
-    return s
-
-
-def _lean_bounds(g: GoalInfo) -> list[tuple[str, int]]:
-    nats = set(g.vars_of("ℕ", "ℤ"))
-    out = []
-    for h in g.hyps:
-        m = re.match(r"^(\w+)\s*(<|≤)\s*(\d+)$", h.type.strip())
-        if m and m.group(1) in nats and int(m.group(3)) <= 30:
-            out.append((m.group(1), int(m.group(3))))
-    return out
+        return lean_candidates(g)
 
 
 ROCQ = TacticTable(language="rocq", imports=ROCQ_IMPORTS, intro=("intros",))

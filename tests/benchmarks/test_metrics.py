@@ -65,3 +65,9 @@ def test_loglinear_fit_noise_lowers_r2_and_degenerate_cases():
     assert math.isnan(loglinear_fit([1.0], [0.5]).r2)
     assert math.isnan(loglinear_fit([3.0, 3.0], [0.1, 0.2]).r2)
     assert loglinear_fit([0.0, -1.0], [0.1, 0.2]).points == 0
+
+
+def test_loglinear_fit_flat_solve_rate_has_undefined_r2():
+    fit = loglinear_fit([2.18, 4.36, 2.75, 5.5], [0.1, 0.1, 0.1, 0.1])
+    assert fit.b == pytest.approx(0.0, abs=1e-12) and math.isnan(fit.r2)
+    assert "R² = n/a" in fit.describe("x")

@@ -65,3 +65,24 @@ def test_false_statement_is_not_proved_within_budget():
     assert not res.proved
     assert res.reason in ("budget", "exhausted")
     assert res.wall_seconds < 30
+
+
+@pytest.mark.rocq
+@needs_coq
+def test_benchmark_script_writes_rows_and_resumes(tmp_path, capsys):
+    import json
+
+    from benchmarks.minif2f_default import main
+
+    split = tmp_path / "bench" / "valid"
+    split.mkdir(parents=True)
+    for f in DATA.glob("*.v"):
+        (split / f.name).write_text(f.read_text())
+    out = tmp_path / "rows.jsonl"
+    assert main(["--split", "valid", "--dir", str(tmp_path / "bench"), "--out", str(out), "--workers", "1"]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(r["name"] for r in rows) == ["ends_at_proof", "with_admitted"]
+    assert all(r["compiled"] and r["proved"] for r in rows)
+    assert "solved 2/2" in capsys.readouterr().out
+    assert main(["--split", "valid", "--dir", str(tmp_path / "bench"), "--out", str(out), "--workers", "1"]) == 0
+    assert len(out.read_text().splitlines()) == 2  # resumed: nothing redone

@@ -175,3 +175,25 @@ def test_baseline_portfolio_is_the_fixed_sixteen():
     assert len(closers) == 16 and steps == []
     assert all(c.timeout == 5.0 for c in BASELINE_ROCQ)
     assert "Hammer" in table.imports
+
+
+def test_perfect_square_roots_are_computed_exactly():
+    goal = "  ============================\n  3 * sqrt (2 * 8 - 7) - 8 + sqrt (1 / 4) + sqrt 2 = 1"
+    _, steps = ROCQ.candidates(goal, depth=0, ctx=ProblemContext(scope="R_scope"))
+    evals = [c.tactic for c in steps if c.tag == "sqrt-eval"]
+    assert "replace (sqrt (2 * 8 - 7)) with (3) by (symmetry; apply sqrt_lem_1; lra)" in evals
+    assert any("with (1 / 2)" in e for e in evals)
+    assert not any("sqrt 2)" in e for e in evals)
+
+
+def test_logarithms_get_the_expand_step():
+    goal = "  x, y : R\n  H : ln (x * y ^ 3) = 1\n  ============================\n  ln (x * y) = 3 / 5"
+    _, steps = ROCQ.candidates(goal, depth=0)
+    assert any(c.tag == "ln-expand" for c in steps)
+
+
+def test_disequality_gives_a_cancelling_closer():
+    goal = "  x, y : R\n  H1 : x <> y\n  H0 : x <> 0\n  H2 : x * x * y + 2 * y = y * y * x + 2 * x\n  ============================\n  x * y = 2"
+    closers, _ = ROCQ.candidates(goal, depth=0)
+    cancel = [c.tactic for c in closers if c.tag == "cancel-diseq"]
+    assert cancel == ["apply (Rmult_eq_reg_l (x - (y))); [nra | intro; apply H1; lra]"]
