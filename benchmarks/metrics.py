@@ -71,7 +71,7 @@ class Fit:
 
 def loglinear_fit(xs: Sequence[float], ys: Sequence[float]) -> Fit:
     """Least-squares fit of ``y`` on ``ln x`` over points with ``x > 0``."""
-    pts = [(math.log(x), y) for x, y in zip(xs, ys) if x > 0]
+    pts = [(math.log(x), y) for x, y in zip(xs, ys, strict=True) if x > 0]
     n = len(pts)
     if n < 2:
         return Fit(a=pts[0][1] if pts else float("nan"), b=0.0, r2=float("nan"), points=n)

@@ -112,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=5.0, help="search seconds per problem (see --clock)")
     ap.add_argument("--max-expansions", type=int, default=40)
     ap.add_argument("--clock", default="cpu", choices=["cpu", "wall"], help="what --seconds measures (cpu: coqtop CPU time)")
+    ap.add_argument("--root-timeout-scale", type=float, default=1.0, help="factor on root closers' timeouts")
     ap.add_argument("--mode", default="default", choices=["default", "baseline"])
     ap.add_argument("--only", default="", help="comma-separated problem names to run")
     ap.add_argument("--limit", type=int, default=0, help="run at most this many problems")
@@ -142,7 +143,12 @@ def main(argv: list[str] | None = None) -> int:
             if isinstance(row, dict) and "name" in row:
                 done[row["name"]] = row
     todo = [f for f in files if f.stem not in done]
-    budget_kw = {"seconds": args.seconds, "max_expansions": args.max_expansions, "clock": args.clock}
+    budget_kw = {
+        "seconds": args.seconds,
+        "max_expansions": args.max_expansions,
+        "clock": args.clock,
+        "root_timeout_scale": args.root_timeout_scale,
+    }
     jobs = [(str(f), args.mode, budget_kw) for f in todo]
 
     import multiprocessing as mp

@@ -42,7 +42,7 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
                            "claimed, not verified | outcomes | pass@1 | pass@k (largest k) | checker CPU s | tokens |"),
            "|" + "---|" * 13]
     run_rows, passk_rows = [], []
-    for r, s in zip(ds.runs, summ["runs"]):
+    for r, s in zip(ds.runs, summ["runs"], strict=True):
         pk = an.pass_table(r)
         last = f"pass@{pk[-1][0]} = {_pct(pk[-1][1])}" if pk else "-"
         first = _pct(pk[0][1]) if pk else "-"
@@ -67,7 +67,7 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
 
     # per run detail: pass@k, tags, difficulty, solved list
     prob_rows, att_rows = [], []
-    for r, s in zip(ds.runs, summ["runs"]):
+    for r, s in zip(ds.runs, summ["runs"], strict=True):
         md += [f"## {r.label} — {r.suite}", ""]
         pk = an.pass_table(r)
         if pk:

@@ -6,7 +6,10 @@ masked text, so text inside comments or strings never starts or ends anything.
 
 Lean 4:
 - comments ``--`` to end of line and nested ``/- ... -/`` (doc comments included); strings
-  ``"..."`` with backslash escapes; character literals such as ``'"'``.
+  ``"..."`` with backslash escapes; character literals such as ``'"'`` where Lean's tokenizer
+  starts one (a ``'`` after an identifier continues it; after a number such as ``1'"'``, a
+  symbol or ``»`` it starts a char); ``«...»`` escaped names are opaque (nothing inside starts
+  a comment or string) and ``mask`` keeps only their identifier characters.
 - a command starts at column 0 (the convention of every benchmark file); the target's body
   runs from after its top-level ``:=`` up to the next column-0 command or the end.
 - header: the leading ``import`` lines plus the ``open``/``set_option``/``universe``
@@ -16,7 +19,8 @@ Lean 4:
 Rocq:
 - nested comments ``(* ... *)`` (strings inside comments are lexed as Rocq does), strings
   ``"..."`` with ``""`` as the escaped quote.
-- sentences end at a ``.`` followed by whitespace or the end of the file.
+- sentences end at a ``.`` or ``...`` (``tac...``) followed by whitespace or the end of the
+  file (``..`` does not end one), as coqc's lexer does.
 - header: the leading ``Require``/``From ... Require``/``Import``/``Export``/``Open Scope``/
   ``Local Open Scope``/``Set``/``Unset``/``Declare Scope``/``Delimit Scope`` sentences.
 - theorem-like: ``Theorem Lemma Fact Remark Corollary Proposition Property Example``.
@@ -181,22 +185,6 @@ def _lean_id_rest(c: str) -> bool:
 _LEAN_NUMBER = re.compile(r"0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|[0-9]+(?:[eE][-+]?[0-9]+)?")
 
 
-def _lean_quote_continues_ident(text: str, i: int) -> bool:
-    """Whether the ``'`` at ``text[i]`` continues an identifier (Lean's ``isIdRest``) rather than
-    starting a character literal. Lean lexes a token at a time: after a number (``1'a'``), a
-    closing ``»`` or a symbol, ``'`` starts a char literal; after an identifier it is part of it."""
-    j = i
-    while j > 0 and _lean_id_rest(text[j - 1]):
-        j -= 1
-    k = j
-    while k < i:  # walk the run forward token by token: numbers, then identifiers
-        if _lean_id_first(text[k]):
-            return True  # an identifier runs from k up to i (idRest covers the rest)
-        m = _LEAN_NUMBER.match(text, k, i)
-        k = m.end() if m else k + 1
-    return False
-
-
 _LEAN_CHAR_LIT = re.compile(r"'(?:\\(?:u\{[0-9a-fA-F]{1,6}\}|x[0-9a-fA-F]{2}|[^\n])|[^\\'\n])'")
 
 
@@ -204,8 +192,8 @@ def _segments(text: str, language: Language) -> list[tuple[int, int, str]]:
     """Lex ``text`` into (start, end, kind) with kind ``code``/``comment``/``string``/``char``.
 
     Lean: ``--`` and nested ``/- -/`` comments, ``"..."`` strings with backslash escapes,
-    character literals (a ``'`` that does not continue an identifier, see
-    ``_lean_quote_continues_ident``), and ``«...»`` escaped identifiers, which are code but
+    character literals (a ``'`` at a token start: identifiers, their ``'``s included, and
+    numbers are consumed whole, as Lean's tokenizer does), and ``«...»`` escaped identifiers, which are code but
     opaque: nothing inside them starts a comment, string or char literal (Lean reads up to ``»``).
     Rocq: nested ``(* *)`` comments (strings inside are lexed), ``"..."`` strings with ``""``.
     Raises ``ParseError`` for an unterminated comment, string or ``«``.
@@ -243,7 +231,16 @@ def _segments(text: str, language: Language) -> list[tuple[int, int, str]]:
             if j < 0:
                 raise ParseError(f"unterminated «identifier» starting at line {_line_of(text, i)}")
             i = j + 1  # stays code
-        elif lean and c == "'" and not _lean_quote_continues_ident(text, i):
+        elif lean and _lean_id_first(c):
+            # a whole identifier at once (its `'`s included), so the `'` branch below only
+            # ever sees a token start: after a number (`1'a'`), a symbol or `»`, as in Lean
+            i += 1
+            while i < n and _lean_id_rest(text[i]):
+                i += 1
+        elif lean and c.isascii() and c.isdigit():
+            m = _LEAN_NUMBER.match(text, i)
+            i = m.end() if m else i + 1
+        elif lean and c == "'":
             m = _LEAN_CHAR_LIT.match(text, i)
             if m:
                 emit(i, m.end(), "char")

@@ -3,7 +3,8 @@
 Precisely, with P the parsed problem and C the candidate parsed for P's theorem name:
 
 1. C declares exactly one theorem-like declaration with that name, and no other declaration
-   whose name is a look-alike of it (same skeleton, different spelling).
+   whose name is a look-alike of it (same skeleton, different spelling); Lean names are
+   compared without guillemets (``«nat_add»`` is ``nat_add``).
 2. Prefix: the text of C before the target splits into *units* (Rocq: sentences; Lean:
    column-0 commands, plus the leading comment/blank chunk). P's units before its target,
    compared with comments removed and whitespace collapsed (``source.normalize``), must be

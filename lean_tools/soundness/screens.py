@@ -6,17 +6,32 @@ before it (see ``candidate.py``). Comments and strings are masked first
 Each function returns ``Finding``s (empty tuple = clean); each rule is named.
 
 Defences, Lean (``screen_lean``):
-- ``lean.hole``: ``sorry``/``sorryAx``/``admit`` anywhere.
+- ``lean.hole``: ``sorry``/``sorryAx``/``admit``, the ``stop`` tactic (``repeat sorry``) and the
+  compiler's axioms ``lcProof``/``lcUnreachable``/... anywhere (``«sorryAx»`` included: the
+  guillemets are dropped before matching).
 - ``lean.native``: ``native_decide``, ``decide +native``, ``Lean.ofReduceBool``/``ofReduceNat``,
-  ``trustCompiler``, ``implemented_by``, ``extern``, ``csimp`` (compiler-trusting proofs).
+  ``trustCompiler``, ``implemented_by``, ``extern``, ``csimp``, ``bv_decide``/``bv_check``
+  (compiler-trusting proofs).
 - ``lean.command``: command keywords that could change the environment or run code:
   ``axiom opaque instance attribute macro syntax elab notation infix... import open
   namespace section end universe variable local scoped class structure inductive
-  initialize run_cmd ... mutual unsafe partial meta``, any ``#command`` (``#eval``,
-  ``#print``, ``#exit``...), and declaration keywords inside a proof body.
+  initialize run_cmd ... mutual unsafe partial meta``, the Batteries/Mathlib commands that
+  declare names, syntax or hints (``alias unif_hint binder_predicate irreducible_def
+  mk_iff_of_inductive_prop register_* declare_* ...``; keywords, so no honest identifier), any
+  ``#command`` (``#eval``, ``#print``, ``#exit``...), and declaration keywords inside a proof
+  body. Helpers only: a line that starts at column 0 with a word must start a declaration
+  (``theorem lemma def abbrev example``, modifiers, safe ``set_option``, ``termination_by``,
+  ``decreasing_by``, ``where``), so a command no list names yet cannot precede the theorem
+  (Lean has no elaborated-statement check; see ``candidate.py``).
 - ``lean.attribute``: ``@[...]`` other than ``@[simp]`` on a helper.
 - ``lean.set_option``: any ``set_option`` except ``maxHeartbeats``/``maxRecDepth``/
-  ``synthInstance.maxHeartbeats``/``synthInstance.maxSize`` (so no ``debug.skipKernelTC``).
+  ``synthInstance.maxHeartbeats``/``synthInstance.maxSize`` (so no ``debug.skipKernelTC``);
+  every occurrence is checked, also the second of ``set_option A 1 in set_option B x in``.
+- ``lean.lexing``: a char literal holding a double quote, a backslash, ``«`` or ``»`` (``'"'``), or a ``«name»``
+  holding a quote, a line break or ``--``/``/-``/``-/``. ``source.mask`` lexes these as Lean
+  does (``«...»`` is opaque, ``1'"'`` is a number then a char), but they are the only places
+  where a lexer disagreement could hide code inside a fake string or comment, so added text
+  may not contain them at all.
 - ``lean.meta``: the ``Lean.`` namespace (``Lean.Elab``, ``addDecl``, environment access), ``IO``.
 - ``lean.raw_string``: raw string literals ``r"..."``/``r#"..."#`` and interpolated strings
   ``s!"..{e}.."``/``m!``/``f!``: the masker does not lex them the way Lean does (raw strings) or
@@ -30,8 +45,12 @@ Defences, Rocq (``screen_rocq``):
   Instance Coercion Canonical Hint Arguments Opaque Transparent Print Time Fail
   Register Primitive Add ...``) other than ``Proof``/``Qed``/``Defined`` and the tactic ``Unshelve``; outside proofs
   only ``Lemma``-like declarations, ``Definition``, ``Fixpoint`` and ``Ltac`` may start a sentence.
-- ``rocq.banned``: the words ``bypass_check`` (kernel check bypass attribute), ``native_compute``
-  (trusts the native compiler), and these command words anywhere, even mid-sentence.
+  Sentences end at ``.`` AND at ``...`` (``tac...``; ``source.rocq_sentences``), as in coqc; a
+  sentence whose start is not a word after the known bullets/selectors (``1-3:``) is judged by
+  its first word.
+- ``rocq.banned``: the words ``bypass_check`` (kernel check bypass attribute), every ``native_*``
+  word (``native_compute``, ``native_cast_no_check``: trust the native compiler), and these
+  command words anywhere, even mid-sentence.
 - ``rocq.attribute``: ``#[...]`` attributes.
 - ``rocq.reserved``: identifiers starting ``__prover`` (reserved for the verifier's probes).
 
@@ -108,10 +127,22 @@ _RE_LEAN_SETOPT = re.compile(r"(?<![\w'.])set_option(?![\w'])")
 _RE_LEAN_SAFE_SETOPT = re.compile(rf"\s+{_SAFE_OPTIONS}\s+\d+\s+in(?![\w'])")
 # Raw text a Lean lexer and ours could split differently: a char literal holding a quote,
 # escape or guillemet, and a «...» name holding comment/string characters or a line break.
-_RE_LEAN_AMBIGUOUS = re.compile(r"'[\"\\«»]|«[^»]*?(?:[\"'\n«]|--|/-|-/)")
+_RE_LEAN_AMBIGUOUS = re.compile(r"'[\"«»]'|'\\|«[^»]*?(?:[\"\n«]|--|/-|-/)")
 _LEAN_COL0_OK = frozenset(
-    "theorem lemma def abbrev example noncomputable private protected set_option termination_by "
-    "decreasing_by where".split()
+    {
+        "theorem",
+        "lemma",
+        "def",
+        "abbrev",
+        "example",
+        "noncomputable",
+        "private",
+        "protected",
+        "set_option",
+        "termination_by",
+        "decreasing_by",
+        "where",
+    }
 )
 _RE_LEAN_META = re.compile(r"(?<![\w'])(?:Lean\.|IO(?![\w'])|unsafe\w*)")
 _RE_LEAN_RAW = re.compile(r"(?<![\w'])(?:r#*|[a-z]!)\"")

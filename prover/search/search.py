@@ -52,6 +52,8 @@ class SearchBudget(BaseModel):
     wall_factor: float = 4.0
     inner_timeout: float = 1.0
     """Cap on a closer's timeout below the root (whole seconds in Rocq)."""
+    root_timeout_scale: float = 1.0
+    """Factor on the closers' own timeouts at the root (a loaded machine may want more)."""
     recheck: bool = True
     """Re-check a found proof with a fresh whole-file checker (always on outside tests)."""
     recheck_timeout: float = 60.0
@@ -207,6 +209,9 @@ class _Search:
         if node.depth > 0:
             cap = self.budget.inner_timeout
             closers = [c if c.timeout <= cap else c.model_copy(update={"timeout": cap}) for c in closers]
+        elif self.budget.root_timeout_scale != 1.0:
+            scale = self.budget.root_timeout_scale
+            closers = [c.model_copy(update={"timeout": c.timeout * scale}) for c in closers]
         return closers + steps
 
 

@@ -12,7 +12,12 @@ import pytest
 from soundness_suite import DATA
 
 from lean_tools.soundness import STDLIB_REQUIRES, verify
-from lean_tools.soundness.screens import allowed_require, screen_lean, screen_rocq, sentence_head
+from lean_tools.soundness.screens import (
+    allowed_require,
+    screen_lean,
+    screen_rocq,
+    sentence_head,
+)
 from lean_tools.source import mask, parse_source, rocq_sentences, strip_comments
 
 HAVE_COQ = shutil.which("coqc") is not None
