@@ -128,7 +128,8 @@ def _validated(args, db, problems, quiet: bool = False):
     while i < len(problems) and (args.limit is None or len(ok) < args.limit):
         part = problems[i : i + chunk]
         i += len(part)
-        for p, v in zip(part, validate(part, db, workers=args.workers, timeout=args.check_timeout, progress=progress), strict=True):
+        checked = validate(part, db, workers=args.workers, timeout=args.check_timeout, progress=progress)
+        for p, v in zip(part, checked, strict=True):
             if v.status == "ok":
                 ok.append(p)
             else:

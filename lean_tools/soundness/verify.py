@@ -14,6 +14,11 @@ from ..source import Language, ParseError, SourceFile, parse_source
 from .candidate import CandidateResult, CandidateSplit, check_candidate, locate
 from .verdict import Verdict, reject
 
+MAX_ADDED_CHARS = 100_000
+"""A candidate may be at most this much longer than its problem (helpers + proof). Honest
+proofs are far shorter; the cap keeps the lexical checks (some regexes are quadratic in the
+worst case) from being used to stall the verifier."""
+
 
 class BadProblem(ValueError):
     """The problem text could not be parsed (or names no theorem); a caller error, not a verdict."""
@@ -72,6 +77,14 @@ def verify(
     """
     t0 = time.monotonic()
     problem = parse_problem(problem_text, language, theorem)
+    if len(candidate_text) > len(problem_text) + MAX_ADDED_CHARS:
+        return reject(
+            "candidate",
+            f"candidate is {len(candidate_text) - len(problem_text)} characters longer than the problem "
+            f"(at most {MAX_ADDED_CHARS})",
+            language,
+            problem.theorem_name,
+        )
     if skip_static:
         cand, helpers_start, err = locate(problem, candidate_text, lenient=True)
         if cand is None:

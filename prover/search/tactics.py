@@ -499,7 +499,8 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
             add("; ".join(f"pose proof ({n} ({k}))" for k in ("0", "1", "-1", "2")), 0.8, tag="instantiate")
     if d.natural and not d.real and ctx.big_numbers and "of_num_uint" in g.all_text:
         changes = "; ".join(f"change {n} with (Z.to_nat {n}%Z) in *" for n in ctx.big_numbers[:6])
-        s.append(Candidate(tactic=changes, prelude="From Coq Require Import ZArith.", kind="step", cost=0.2, tag="big-nat"))
+        # `change` re-checks the unary numeral: ~1 s for 39500, so a 1 s limit was flaky.
+        s.append(Candidate(tactic=changes, prelude="From Coq Require Import ZArith.", kind="step", timeout=4, cost=0.2, tag="big-nat"))
     if d.natural and not d.real:
         for v in g.vars_of("nat")[:2]:
             if re.search(rf"\b{re.escape(v)}\b", concl):

@@ -128,3 +128,15 @@ def test_cli_allows_stdlib_require_in_helpers_by_default(tmp_path, capsys):
     capsys.readouterr()
     assert main([str(problem), str(c), "--no-default-requires", "--static-only"]) == 1
     assert "Require" in capsys.readouterr().out
+
+
+def test_oversized_candidate_is_rejected_quickly():
+    """A 400 KB run of `@[x` lines made the Lean declaration regex quadratic (minutes)."""
+    import time
+
+    problem = (DATA / "lean" / "problems" / "false_claim.lean").read_text(encoding="utf-8")
+    cand = problem.replace("theorem false_claim", "@[x\n" * 100_000 + "theorem false_claim")
+    t0 = time.monotonic()
+    v = verify(problem, cand, "lean")
+    assert not v.accepted and "longer than the problem" in v.reason
+    assert time.monotonic() - t0 < 5
