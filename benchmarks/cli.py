@@ -204,8 +204,9 @@ def _run_one(args, db, suite, version, problems, timeout: float, config: dict, s
                          attempt_fn=args.attempt_fn or DEFAULT_ATTEMPT, backend=args.backend,
                          retry_errors=args.retry_errors, on_result=on_result)
     oc = ", ".join(f"{k} {v}" for k, v in sorted(stats.outcomes.items())) or "nothing new"
+    retried = f", {stats.retried_errors} error attempts retried" if args.retry_errors else ""
     print(f"run {label}: {total} attempts planned, {stats.skipped} already recorded, {stats.reclaimed} "
-          f"interrupted attempts redone, {stats.done} made now ({oc})", flush=True)
+          f"interrupted attempts redone{retried}, {stats.done} made now ({oc})", flush=True)
 
 
 def cmd_run(args) -> int:

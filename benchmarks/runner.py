@@ -96,6 +96,7 @@ class RunStats:
     planned: int = 0
     skipped: int = 0
     reclaimed: int = 0
+    retried_errors: int = 0
     done: int = 0
     outcomes: dict[str, int] = field(default_factory=dict)
 
@@ -184,7 +185,7 @@ def run_attempts(
     stats = RunStats()
     stats.reclaimed = db.reclaim_stale(spec.run_key)
     if retry_errors:
-        stats.reclaimed += db.delete_outcomes(spec.run_key, ("error",))
+        stats.retried_errors = db.delete_outcomes(spec.run_key, ("error",))
     existing = db.existing(spec.run_key)
     todo = _plan(problems, k, existing)
     stats.planned = len(problems) * k

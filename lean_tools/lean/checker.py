@@ -18,6 +18,10 @@ with a sorry. Use ``has_sorry(check)`` or ``lean_tools.soundness`` for a verdict
   process elaborates ``import Candidate`` + ``#print axioms`` with the temp dir on
   ``LEAN_PATH``; the candidate's own messages cannot reach that second output.
 
+``query_module(text, query)`` is the general form of ``mode="module"``: compile ``text`` to
+``Candidate.olean``, then elaborate ``query`` (which should ``import Candidate``) in a second
+process; ``lean_tools.soundness.lean_verify`` uses it for the elaborated-statement check.
+
 What is possible without Lean (and tested): message and axiom-list parsing, argument
 building, NotInstalled. What needs Lean (tests marked ``lean``): the actual runs, the
 exact ``lean --json`` field set of a given version. Read from the sources, not run:
@@ -79,6 +83,14 @@ class AxiomReport(Record):
     def unsafe(self) -> tuple[str, ...]:
         """Axioms outside propext / Classical.choice / Quot.sound (``sorryAx``, native_decide ones...)."""
         return tuple(a for a in self.axioms or () if a not in SAFE_AXIOMS)
+
+
+class ModuleQuery(Record):
+    """The two runs of ``query_module``: the candidate's compilation, then the query."""
+
+    build: FileCheck
+    query: FileCheck | None = None
+    """None when the build failed (the query was not run)."""
 
 
 def parse_axioms(text: str) -> dict[str, tuple[str, ...]]:
@@ -210,18 +222,10 @@ class LeanChecker:
                     if m.severity is Severity.INFO and m.pos is not None and m.pos.line == line
                 ]
             else:
-                src = Path(tmp) / "Candidate.lean"
-                src.write_text(text, encoding="utf-8")
-                build = self._run(
-                    # With -o, Lean needs a module name: the path relative to --root (default: cwd).
-                    ["env", "lean", "--json", f"--root={tmp}", "-o", str(Path(tmp) / "Candidate.olean"), str(src)],
-                    timeout,
-                )
-                if not build.ok:
-                    return AxiomReport(theorem=theorem, axioms=None, check=build)
-                probe = Path(tmp) / "AxiomProbe.lean"
-                probe.write_text(f"import Candidate\n#print axioms {theorem}\n", encoding="utf-8")
-                check = self._run(["env", "lean", "--json", str(probe)], timeout, extra_env={"LEAN_PATH": tmp})
+                mq = self._query_module_in(Path(tmp), text, f"import Candidate\n#print axioms {theorem}\n", timeout)
+                if mq.query is None:
+                    return AxiomReport(theorem=theorem, axioms=None, check=mq.build)
+                check = mq.query
                 found = [
                     m for m in check.messages if m.severity is Severity.INFO and m.pos is not None and m.pos.line == 2
                 ]
@@ -232,3 +236,29 @@ class LeanChecker:
         if axioms is None and len(answers) == 1:
             axioms = next(iter(answers.values()))  # Lean printed the resolved (namespaced) name
         return AxiomReport(theorem=theorem, axioms=axioms, check=check)
+
+    def query_module(self, text: str, query: str, *, timeout: float = 120.0) -> ModuleQuery:
+        """Compile ``text`` as module ``Candidate``, then elaborate ``query`` in a SEPARATE process.
+
+        ``query`` should start with ``import Candidate``. The query runs only when the build
+        succeeded (``build.ok``: exit 0, no error message); each run gets ``timeout`` seconds.
+        Nothing the candidate prints during its build can appear in ``query``'s output, except
+        through code that runs at import time (``initialize``), which the static screens ban.
+        """
+        with tempfile.TemporaryDirectory(prefix="lean-query-") as tmp:
+            return self._query_module_in(Path(tmp), text, query, timeout)
+
+    def _query_module_in(self, tmp: Path, text: str, query: str, timeout: float) -> ModuleQuery:
+        src = tmp / "Candidate.lean"
+        src.write_text(text, encoding="utf-8")
+        build = self._run(
+            # With -o, Lean needs a module name: the path relative to --root (default: cwd).
+            ["env", "lean", "--json", f"--root={tmp}", "-o", str(tmp / "Candidate.olean"), str(src)],
+            timeout,
+        )
+        if not build.ok:
+            return ModuleQuery(build=build)
+        probe = tmp / "Query.lean"
+        probe.write_text(query, encoding="utf-8")
+        check = self._run(["env", "lean", "--json", str(probe)], timeout, extra_env={"LEAN_PATH": str(tmp)})
+        return ModuleQuery(build=build, query=check)

@@ -1,72 +1,394 @@
-"""The Lean part of the verdict (needs a Lean toolchain; kept small on purpose).
+"""The Lean part of the verdict: compile, compare the elaborated statement, read the axioms.
 
-After the static screens passed:
-1. ``LeanChecker().check_file`` compiles the candidate in a fresh sandboxed process: no
-   errors and no ``declaration uses sorry`` warning.
-2. ``LeanChecker().print_axioms(mode="module")``: the candidate is compiled to an ``.olean``
-   and a SEPARATE process runs ``import Candidate`` + ``#print axioms <theorem>``, so text
-   the candidate printed cannot pass for the answer. Every axiom must be in
-   ``axioms.LEAN_AXIOMS`` (``propext``, ``Classical.choice``, ``Quot.sound``).
+NEVER RUN AGAINST A REAL LEAN. This file was written from Lean 4's sources and semantics on
+a machine without a Lean toolchain. What IS verified here (tests/soundness/
+test_lean_statement.py, no Lean): the generated Lean text (where the reference goes, the
+query file, the nonce, name quoting), the parsing of the query's output (match, mismatch,
+forged or duplicated lines, missing lines -> reject), and the whole Python flow against a
+stand-in ``lake`` that prints canned ``lean --json`` lines. What is NOT verified: that the
+query below compiles and behaves as intended on a given Lean version (``#eval`` of a
+``CoreM`` action, ``ConstantInfo.instantiateTypeLevelParams``, ``collectAxioms``,
+``Expr`` ``==``), that ``lean -o`` + ``LEAN_PATH`` make ``import Candidate`` work (see
+``lean_tools.lean.checker``), and every claim below about how Lean elaborates. Any such
+failure shows as a rejection (the query yields no trustworthy answer), never as an
+acceptance; the ``lean``-marked tests in tests/soundness/test_lean_dynamic.py check it.
 
-Not done here: an elaborated-statement comparison (Lean has no cheap ``constr_eq`` across
-files); the textual statement rule and the helper screens stand in for it.
+Steps (after the static screens passed):
+1. ``Candidate.lean`` = the candidate with a reference declaration inserted where the
+   helpers begin, right after the problem's unchanged header and preamble:
+   ``theorem <prefix>.__prover_reference_<nonce> <problem statement text> := sorry``.
+   - ``<prefix>`` is the namespace part of the problem's declared name (``Foo`` for
+     ``theorem Foo.bar``): Lean elaborates ``theorem Foo.bar`` inside ``namespace Foo``
+     (``expandDeclNamespace?``), so the reference must too; ``_root_.`` is kept likewise.
+   - When the preamble ends with command modifiers that apply to the theorem
+     (``open Nat in``, ``set_option ... in``), the reference goes BEFORE them and gets its
+     own copy (the problem's text), so both elaborate under them, and a helper the candidate
+     wedges between them and the target (stealing the ``in``) shows up as a difference.
+   - The random name keeps the candidate from naming or pre-declaring it; the leading
+     ``_`` keeps it out of ``exact?``'s candidates (internal names are skipped). Its
+     ``declaration uses 'sorry'`` warning is the only sorry warning ignored.
+2. One sandboxed process compiles it to ``Candidate.olean`` (``LeanChecker.query_module``):
+   errors or any other sorry warning reject.
+3. A SEPARATE process elaborates ``Query.lean``: ``import Candidate`` and one ``#eval`` of
+   our own ``CoreM`` code that looks both constants up by their full names, checks the
+   target is a theorem, instantiates the target's universe parameters with the
+   reference's (same count required) and compares the two types with ``==`` (``Expr.eqv``:
+   equal up to binder names and binder info; NOT definitional equality), then runs
+   ``collectAxioms`` (what ``#print axioms`` prints) on the target only, so the
+   reference's ``sorryAx`` never counts. It logs one message whose lines carry a fresh
+   random nonce: ``@@<nonce>:STATEMENT:SAME@@``, ``@@<nonce>:AXIOMS:[a, b]@@``,
+   ``@@<nonce>:END@@``. Only the query's output is searched for them; the candidate's own
+   output (step 2) never is, and the candidate cannot know the nonce.
+4. Accept iff exactly one STATEMENT line says SAME, exactly one AXIOMS line lists only
+   ``propext``/``Classical.choice``/``Quot.sound``, END is present and the query has no error.
+
+Why this catches meaning changes under identical text: the reference is elaborated in
+exactly the problem's context (same header, preamble, ``in`` modifiers, namespace, options
+such as ``autoImplicit``, and nothing of the candidate's), so it IS the problem's statement;
+a helper that adds a notation, instance, coercion, scope or shadowing definition and changes
+how the target's identical text elaborates produces a different ``Expr``.
+
+Limits (all fail closed, i.e. reject): a ``private`` target (its name is mangled; refused
+up front); an unnamed ``example``; statements whose elaboration creates auxiliary
+declarations named after the theorem (``thm.match_1``) that Lean does not share between
+the two (Lean reuses an identical matcher, so ``match`` usually works); a proof that finds
+and uses the reference (``sorryAx``). Not covered: code the candidate runs at import time
+(``initialize``; banned by the static screens) executes inside the query process and could
+print forged lines after reading the query file; ``set_option debug.skipKernelTC``
+(screened) would let the kernel skip the target's proof.
 Raises ``NotInstalled`` when ``lake`` or the Lean project is missing.
 """
 
 from __future__ import annotations
 
-from ..source import SourceFile
-from ..types import Severity
+import re
+import secrets
+
+from ..source import SourceFile, mask, normalize
+from ..types import FileCheck, Message, Severity
 from .axioms import LEAN_AXIOMS
+from .candidate import CandidateSplit, _units, locate
 from .verdict import Verdict, reject
 
+REFERENCE = "__prover_reference"
+_IN_UNIT = re.compile(
+    r"^(?:open|set_option|variable|universe|include|omit|attribute|local|scoped|notation|export)(?![\w'.!?])"
+    r"[\s\S]*(?<![\w'.!?])in\s*$"
+)
+_TAG = r"@@{nonce}:(?P<tag>STATEMENT|AXIOMS|END)(?::(?P<val>[^@\n]*))?@@"
 
-def verify_lean(problem: SourceFile, candidate_text: str, *, timeout: float = 120.0) -> Verdict:
-    from ..lean.checker import (  # late: the Lean layer is optional
-        LeanChecker,
-        has_sorry,
+
+# --- names ---------------------------------------------------------------------------------
+
+
+def name_components(name: str) -> list[str]:
+    """``Foo.«a b».c`` -> ``["Foo", "a b", "c"]`` (dots inside guillemets do not split)."""
+    parts: list[str] = []
+    cur, quoted = "", False
+    for c in name:
+        if c == "«" and not quoted:
+            quoted = True
+        elif c == "»" and quoted:
+            quoted = False
+        elif c == "." and not quoted:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += c
+    parts.append(cur)
+    if quoted or any(p == "" for p in parts):
+        raise ValueError(f"not a declaration name: {name!r}")
+    return parts
+
+
+def _declared_name(problem: SourceFile) -> tuple[str, str]:
+    """(declared name without a trailing explicit-universe dot, that dot or "")."""
+    name = problem.theorem_name
+    if name.endswith("."):  # `theorem foo.{u} ...`: the parser stops the name at `{`
+        return name[:-1], "."
+    return name, ""
+
+
+def reference_names(problem: SourceFile, nonce: str) -> tuple[str, list[str], list[str]]:
+    """(reference name as declared, reference full name components, target full components).
+
+    Declared name: the problem's declared name with its last component replaced, so a
+    ``Foo.bar`` target (elaborated inside ``namespace Foo``) gets a ``Foo.`` reference.
+    Full names: the enclosing ``namespace``s + the declared name; ``_root_.`` drops both.
+    """
+    declared, _dot = _declared_name(problem)
+    comps = name_components(declared)
+    ref_leaf = f"{REFERENCE}_{nonce}"
+    ref_declared = ".".join([*(_quote(c) for c in comps[:-1]), ref_leaf])
+    if comps[0] == "_root_":
+        ns: list[str] = []
+        comps = comps[1:]
+    else:
+        ns = name_components(problem.namespace) if problem.namespace else []
+    return ref_declared, [*ns, *comps[:-1], ref_leaf], [*ns, *comps]
+
+
+def _quote(component: str) -> str:
+    return component if re.fullmatch(r"[^\W\d][\w'!?]*", component) else f"«{component}»"
+
+
+def lean_string(s: str) -> str:
+    """A Lean string literal for ``s`` (``\\\\``, ``\\"``, and ``\\u{..}`` for control characters)."""
+    out = []
+    for c in s:
+        if c in '\\"':
+            out.append("\\" + c)
+        elif ord(c) < 0x20 or ord(c) == 0x7F:
+            out.append(f"\\u{{{ord(c):x}}}")
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
+def lean_name(components: list[str]) -> str:
+    """A Lean term of type ``Name`` built with ``Name.mkStr`` (no parsing of dots or «»)."""
+    term = "Name.anonymous"
+    for c in components:
+        term = f"(Name.mkStr {term} {lean_string(c)})"
+    return term
+
+
+# --- the candidate module --------------------------------------------------------------------
+
+
+class ModuleText:
+    """The compiled text and where the inserted lines are (1-based, inclusive)."""
+
+    def __init__(self, text: str, first_line: int, n_lines: int, ref_line: int):
+        self.text = text
+        self.first_line = first_line
+        self.n_lines = n_lines
+        self.ref_line = ref_line
+        """Line of the reference's ``theorem`` keyword."""
+
+    def inserted(self, line: int) -> bool:
+        return self.first_line <= line < self.first_line + self.n_lines
+
+    def candidate_line(self, line: int) -> int:
+        """A module line mapped back to the candidate's own numbering."""
+        return line - self.n_lines if line >= self.first_line + self.n_lines else line
+
+
+def _in_chain(text: str, end: int) -> list[tuple[int, int]]:
+    """The trailing units of ``text[:end]`` that end with the keyword ``in`` (``open X in``)."""
+    units = _units(text, end, "lean")
+    masked = mask(text[:end], "lean")
+    chain: list[tuple[int, int]] = []
+    for a, b in reversed(units):
+        if not _IN_UNIT.search(masked[a:b].strip()):
+            break
+        chain.insert(0, (a, b))
+    return chain
+
+
+def build_candidate_module(problem: SourceFile, candidate_text: str, helpers_start: int, nonce: str) -> ModuleText:
+    """The candidate with the reference inserted before the helpers (see the module docstring)."""
+    ref_declared, _, _ = reference_names(problem, nonce)
+    _, dot = _declared_name(problem)
+    p_chain = _in_chain(problem.text, problem.decl_start)
+    chain_text = problem.text[p_chain[0][0] : problem.decl_start] if p_chain else ""
+    at = helpers_start
+    if p_chain:
+        # The candidate's copy of the chain ends at helpers_start (all of it when the static
+        # rules passed; a first part of it when a helper was wedged inside the chain).
+        c_chain = _in_chain(candidate_text, helpers_start)
+        want = [normalize(problem.text[a:b], "lean") for a, b in p_chain]
+        for j in range(min(len(c_chain), len(want)), 0, -1):
+            if [normalize(candidate_text[a:b], "lean") for a, b in c_chain[-j:]] == want[:j]:
+                at = c_chain[-j][0]
+                break
+    if chain_text and not chain_text.endswith("\n"):
+        chain_text += "\n"
+    sep = "" if at == 0 or candidate_text[at - 1] == "\n" else "\n"
+    ref = f"theorem {ref_declared}{dot}{'' if dot else ' '}{problem.statement} := sorry\n"
+    inserted = sep + chain_text + ref
+    first_line = candidate_text.count("\n", 0, at) + 1
+    ref_line = first_line + (sep + chain_text).count("\n")
+    return ModuleText(
+        candidate_text[:at] + inserted + candidate_text[at:],
+        first_line,
+        inserted.count("\n"),
+        ref_line,
     )
+
+
+def build_query(ref_full: list[str], target_full: list[str], nonce: str) -> str:
+    """``Query.lean``: import the candidate, compare the two types, collect the target's axioms."""
+    return f"""import Candidate
+
+open Lean in
+#eval show CoreM Unit from do
+  let tag : String := "@@{nonce}"
+  let refName : Name := {lean_name(ref_full)}
+  let thmName : Name := {lean_name(target_full)}
+  let env ← getEnv
+  let verdict : String :=
+    match env.find? refName, env.find? thmName with
+    | none, _ => "MISSING_REFERENCE"
+    | _, none => "MISSING_TARGET"
+    | some r, some t =>
+      match t with
+      | ConstantInfo.thmInfo _ =>
+        if r.levelParams.length != t.levelParams.length then "DIFFERENT_UNIVERSES"
+        else if t.instantiateTypeLevelParams (r.levelParams.map Level.param) == r.type then "SAME"
+        else "DIFFERENT"
+      | _ => "NOT_A_THEOREM"
+  let axs ← collectAxioms thmName
+  let axText : String := ", ".intercalate (axs.toList.map toString)
+  let msg : String :=
+    tag ++ ":STATEMENT:" ++ verdict ++ "@@\\n" ++ tag ++ ":AXIOMS:[" ++ axText ++ "]@@\\n" ++ tag ++ ":END@@"
+  logInfo m!"{{msg}}"
+"""
+
+
+# --- the query's answer ------------------------------------------------------------------------
+
+
+class QueryAnswer:
+    """What the query said; ``problem`` is set (one line) when there is no trustworthy answer."""
+
+    def __init__(self, statement: str | None = None, axioms: tuple[str, ...] | None = None, problem: str = ""):
+        self.statement = statement
+        self.axioms = axioms
+        self.problem = problem
+
+
+def parse_query_output(check: FileCheck, nonce: str) -> QueryAnswer:
+    """Read the nonce-tagged lines from the QUERY run only (never from the candidate's build).
+
+    Searched: every message text and the non-JSON output tail. Exactly one STATEMENT, one
+    AXIOMS and at least one END line are required; an error message or a duplicate rejects.
+    """
+    errors = [m for m in check.messages if m.severity is Severity.ERROR]
+    if check.timed_out:
+        return QueryAnswer(problem="the query timed out")
+    if errors:
+        return QueryAnswer(problem="the query failed: " + " ".join(errors[0].text.split())[:300])
+    texts = [m.text for m in check.messages] + [check.stderr_tail]
+    pat = re.compile(_TAG.format(nonce=re.escape(nonce)))
+    found: dict[str, list[str]] = {"STATEMENT": [], "AXIOMS": [], "END": []}
+    for t in texts:
+        for m in pat.finditer(t):
+            found[m.group("tag")].append((m.group("val") or "").strip())
+    if not found["END"] or len(found["STATEMENT"]) != 1 or len(found["AXIOMS"]) != 1:
+        counts = ", ".join(f"{k}={len(v)}" for k, v in found.items())
+        return QueryAnswer(problem=f"no trustworthy query answer (tagged lines: {counts})")
+    ax = found["AXIOMS"][0]
+    if not (ax.startswith("[") and ax.endswith("]")):
+        return QueryAnswer(problem=f"unreadable axiom list {ax[:100]!r}")
+    axioms = tuple(a.strip() for a in ax[1:-1].split(",") if a.strip())
+    return QueryAnswer(statement=found["STATEMENT"][0], axioms=axioms)
+
+
+# --- the verdict -------------------------------------------------------------------------------
+
+
+def _first_error(messages: tuple[Message, ...], module: ModuleText) -> str:
+    errs = [m for m in messages if m.severity is Severity.ERROR]
+    if not errs:
+        return "no message"
+    m = errs[0]
+    where = ""
+    if m.pos is not None:
+        where = (
+            "in the problem's statement (reference copy): "
+            if module.inserted(m.pos.line)
+            else f"line {module.candidate_line(m.pos.line)}: "
+        )
+    return where + " ".join(m.text.split())[:300]
+
+
+def verify_lean(
+    problem: SourceFile,
+    candidate_text: str,
+    split: CandidateSplit | None = None,
+    *,
+    timeout: float = 120.0,
+    checker=None,
+    nonce: str | None = None,
+) -> Verdict:
+    """Compile, compare statements, check axioms. ``split`` None: located here (lenient).
+
+    ``checker``: a ``LeanChecker`` (tests pass one with a stand-in ``lake``); ``nonce``: for
+    tests only. Raises ``NotInstalled`` when Lean is missing.
+    """
+    from ..lean import checker as lean_checker  # late: the Lean layer is optional
 
     name = problem.theorem_name
     if not name:
-        return reject(
-            "candidate",
-            "an unnamed `example` cannot be checked with #print axioms; name the theorem",
-            "lean",
-        )
-    checker = LeanChecker()
-    fc = checker.check_file(candidate_text, timeout=timeout)
-    cpu, wall = fc.cpu_seconds, fc.wall_seconds
-    if fc.timed_out:
-        return reject("compile", f"lean timed out after {timeout:.0f} s", "lean", name)
-    if not fc.ok:
-        errs = [m for m in fc.messages if m.severity is Severity.ERROR]
-        first = " ".join(errs[0].text.split())[:300] if errs else f"exit code {fc.returncode}"
-        line = f"line {errs[0].pos.line}: " if errs and errs[0].pos else ""
-        return reject("compile", f"lean rejected the candidate: {line}{first}", "lean", name)
-    if has_sorry(fc):
-        return reject("compile", "lean reports `declaration uses sorry`", "lean", name)
-    rep = checker.print_axioms(candidate_text, problem.qualified_name, timeout=timeout, mode="module")
-    cpu += rep.check.cpu_seconds
-    wall += rep.check.wall_seconds
-    if rep.axioms is None:
-        return reject("axioms", f"no trustworthy `#print axioms {name}` answer", "lean", name)
-    bad = [a for a in rep.axioms if a not in LEAN_AXIOMS]
+        return reject("candidate", "an unnamed `example` cannot be checked; name the theorem", "lean")
+    if "private" in normalize(problem.decl_prefix, "lean").split():
+        return reject("candidate", f"a private theorem ({name}) cannot be looked up for the check", "lean", name)
+    if split is None:
+        cand, helpers_start, err = locate(problem, candidate_text, lenient=True)
+        if cand is None:
+            return reject("candidate", err or "candidate: unparsable", "lean", name)
+    else:
+        helpers_start = split.helpers_start
+    nonce = nonce or secrets.token_hex(8)
+    try:
+        _, ref_full, target_full = reference_names(problem, nonce)
+    except ValueError as e:
+        return reject("candidate", str(e), "lean", name)
+    module = build_candidate_module(problem, candidate_text, helpers_start, nonce)
+    checker = checker or lean_checker.LeanChecker()
+    mq = checker.query_module(module.text, build_query(ref_full, target_full, nonce), timeout=timeout)
+    runs = [mq.build] + ([mq.query] if mq.query is not None else [])
+    cpu = sum(r.cpu_seconds for r in runs)
+    wall = sum(r.wall_seconds for r in runs)
+
+    def done(v: Verdict) -> Verdict:
+        return v.model_copy(update={"cpu_seconds": cpu, "wall_seconds": wall})
+
+    b = mq.build
+    if b.timed_out:
+        return done(reject("compile", f"lean timed out after {timeout:.0f} s", "lean", name))
+    if not b.ok:
+        return done(reject("compile", f"lean rejected the candidate: {_first_error(b.messages, module)}", "lean", name))
+    from ..lean import protocol as P
+
+    sorries = [m for m in b.messages if P.is_sorry_warning(m) and not (m.pos and module.inserted(m.pos.line))]
+    if sorries:
+        line = module.candidate_line(sorries[0].pos.line) if sorries[0].pos else "?"
+        return done(reject("compile", f"lean reports `declaration uses sorry` (line {line})", "lean", name))
+    if mq.query is None:
+        return done(reject("statement", "the query step did not run", "lean", name))
+    ans = parse_query_output(mq.query, nonce)
+    if ans.problem:
+        return done(reject("statement", ans.problem, "lean", name))
+    if ans.statement != "SAME":
+        why = {
+            "DIFFERENT": "different from the problem's (a helper, notation or instance changed its meaning)",
+            "DIFFERENT_UNIVERSES": "different from the problem's (universe parameters differ)",
+            "MISSING_TARGET": "missing (not found under its full name)",
+            "MISSING_REFERENCE": "not comparable (the reference was not found)",
+            "NOT_A_THEOREM": "not declared as a theorem",
+        }.get(ans.statement or "", f"not confirmed ({ans.statement!r})")
+        return done(reject("statement", f"the elaborated statement of {name} is {why}", "lean", name))
+    axioms = ans.axioms or ()
+    bad = [a for a in axioms if a not in LEAN_AXIOMS]
     if bad:
-        return reject(
-            "axioms",
-            f"{name} depends on non-whitelisted axioms: {', '.join(bad)}",
-            "lean",
-            name,
-            axioms=list(rep.axioms),
+        return done(
+            reject(
+                "axioms",
+                f"{name} depends on non-whitelisted axioms: {', '.join(bad)}",
+                "lean",
+                name,
+                axioms=list(axioms),
+            )
         )
-    return Verdict(
-        accepted=True,
-        reason=f"{name} proved; axioms: {', '.join(rep.axioms) or 'none'}",
-        stage="accepted",
-        language="lean",
-        theorem=name,
-        details={"axioms": list(rep.axioms)},
-        cpu_seconds=cpu,
-        wall_seconds=wall,
+    return done(
+        Verdict(
+            accepted=True,
+            reason=f"{name} proved; axioms: {', '.join(axioms) or 'none'}",
+            stage="accepted",
+            language="lean",
+            theorem=name,
+            details={"axioms": list(axioms)},
+        )
     )

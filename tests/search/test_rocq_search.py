@@ -13,6 +13,12 @@ DATA = Path(__file__).parent.parent / "data" / "search"
 needs_coq = pytest.mark.skipif(shutil.which("coqtop") is None or shutil.which("coqc") is None, reason="needs coqtop/coqc")
 
 
+@pytest.fixture(autouse=True)
+def _private_cwd(tmp_path, monkeypatch):
+    """psatz writes `.csdp.cache` into coqtop's working directory: not into the repository."""
+    monkeypatch.chdir(tmp_path)
+
+
 def factory(header):
     return RocqSession(header, extra_args=("-w", "-all"))
 

@@ -1,0 +1,263 @@
+"""The trained policy as a benchmark attempt function, and the curriculum as a benchmark folder.
+
+Two pieces connect ``rl`` to the benchmark runner (``benchmarks/``), which owns sweeps,
+results databases and reports:
+
+- ``python -m rl.bench export --out DIR [--split heldout] [--n N] [--seed S]`` writes the
+  curriculum's problems (``rl.curriculum.generate``, the same deterministic stream a run with
+  that seed draws from) as standalone ``.v`` files: header, ``Theorem name stmt.``,
+  ``Proof.``, ``Admitted.``. ``prover-bench run|sweep DIR`` takes the folder as a suite.
+  With the defaults (all six families, difficulty 1-3, seed 0) the first N held-out problems
+  are the first N of a default run's held-out set.
+- ``rl.bench:policy_attempt`` is an ``AttemptFn`` (``(BenchProblem, AttemptRequest) ->
+  AttemptResult``) that proves with a policy trained by ``prover-train``.
+
+``policy_attempt`` contract:
+- Policy: ``PROVER_RL_CHECKPOINT`` names a run directory or its ``checkpoint/state.pt``; the
+  run's ``config.json`` (next to ``checkpoint/``) rebuilds the model. With
+  ``PROVER_RL_POLICY=init`` the model is the run's random initialisation (same seed as its step
+  0) instead of the checkpoint, for an untrained baseline. Loaded once per process and cached.
+- Prompt: ``rl.env.render_prompt`` on the statement parsed by ``lean_tools.source.parse_source``
+  (the form the policy was trained on). Rocq only; a Lean problem is a ``failed`` result.
+- Budget: ``request.timeout_s`` is a wall-clock budget in seconds. The attempt samples batches
+  of ``PROVER_RL_BATCH`` (default 8) completions, seeded by ``(request.seed, round)``, and
+  checks every *new distinct* script in order until one is accepted or the budget is spent. A
+  check started before the deadline may finish after it (the runner's grace covers it). If
+  ``STALL_ROUNDS`` rounds in a row bring no new script, the policy is taken as exhausted and
+  the attempt stops early (reason says so).
+- Checking a candidate: ``rl.verifier.static_screen``; then a warm ``coqtop`` prescreen (one
+  ``RocqSession`` per header per process; a failure there rejects, a pass is never trusted;
+  a broken session falls through); then the **full verdict**
+  ``lean_tools.soundness.verify(problem.text, candidate, "rocq", theorem=...)`` on the
+  benchmark's own text. Only that verdict produces ``outcome="proved"``.
+- Costs: ``tokens`` = policy tokens generated (actions plus end tokens, every sampled
+  completion, duplicates included); ``checker_cpu_s`` = CPU the warm sessions used during this
+  attempt (their startup included when it happened here) plus each full verdict's
+  ``cpu_seconds``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+ENV_CHECKPOINT = "PROVER_RL_CHECKPOINT"
+ENV_POLICY = "PROVER_RL_POLICY"
+ENV_BATCH = "PROVER_RL_BATCH"
+STALL_ROUNDS = 20
+VERDICT_TIMEOUT_S = 60.0
+DEFAULT_FAMILIES = ("eval_nat", "lin_nat", "lin_z", "ring_q", "taut", "conj")
+
+
+class PolicyLoadError(RuntimeError):
+    """The policy named by the environment cannot be loaded (missing path, config, checkpoint)."""
+
+
+# -- export ----------------------------------------------------------------------------------
+def export(out: str | Path, *, split: str = "heldout", n: int = 30, seed: int = 0,
+           families: tuple[str, ...] = DEFAULT_FAMILIES, max_difficulty: int = 3) -> list[Path]:
+    """Write the first ``n`` problems of ``split`` as ``<name>.v`` files under ``out``; returns the paths."""
+    from .curriculum import generate
+
+    if split not in ("heldout", "train"):
+        raise ValueError(f"split must be 'heldout' or 'train', not {split!r}")
+    if n < 1:
+        raise ValueError("n must be at least 1")
+    train, held = generate(families, max_difficulty, n if split == "train" else 0,
+                           n if split == "heldout" else 0, seed)
+    problems = held if split == "heldout" else train
+    d = Path(out)
+    d.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for p in problems:
+        path = d / f"{p.name}.v"
+        path.write_text(p.text, encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+# -- policy ----------------------------------------------------------------------------------
+_POLICIES: dict[tuple[str, str], object] = {}
+_SESSIONS: dict[str, object] = {}
+
+
+def _run_dir(ref: str) -> tuple[Path, Path]:
+    """(run directory holding config.json, checkpoint file) for a run dir or a state.pt path."""
+    p = Path(ref)
+    if p.is_dir():
+        return p, p / "checkpoint" / "state.pt"
+    if p.is_file():
+        for run in (p.parent, p.parent.parent):
+            if (run / "config.json").is_file():
+                return run, p
+        raise PolicyLoadError(f"no config.json next to checkpoint {p}")
+    raise PolicyLoadError(f"{ENV_CHECKPOINT}={ref!r}: no such file or directory")
+
+
+def load_policy(ref: str, mode: str = "trained"):
+    """A ``TorchSampler`` over the run's model (cached per process by (ref, mode))."""
+    key = (str(ref), mode)
+    if key in _POLICIES:
+        return _POLICIES[key]
+    if mode not in ("trained", "init"):
+        raise PolicyLoadError(f"{ENV_POLICY} must be 'trained' or 'init', not {mode!r}")
+    import torch
+
+    from .config import from_dict
+    from .policy import build_model
+    from .samplers import TorchSampler
+
+    run, ckpt = _run_dir(ref)
+    if not (run / "config.json").is_file():
+        raise PolicyLoadError(f"no config.json in {run}")
+    cfg = from_dict(json.loads((run / "config.json").read_text()))
+    torch.set_num_threads(max(1, cfg.trainer.torch_threads or 1))
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(cfg.trainer.seed)  # the same initialisation as the run's step 0
+        model = build_model(cfg.model, cfg.sampler.max_new_tokens)
+    if mode == "trained":
+        if not ckpt.is_file():
+            raise PolicyLoadError(f"no checkpoint at {ckpt}")
+        state = torch.load(ckpt, map_location="cpu", weights_only=False)
+        model.load_state_dict(state["model"])
+    model.eval()
+    sampler = TorchSampler(model, max_prompt_chars=cfg.model.max_prompt_chars,
+                           max_new_tokens=cfg.sampler.max_new_tokens, temperature=cfg.sampler.temperature,
+                           keep=1, seed=cfg.trainer.seed, device="cpu", end_bias=cfg.model.end_bias)
+    sampler.push(model.state_dict(), 0)
+    _POLICIES[key] = sampler
+    return sampler
+
+
+def _prescreen(header: str, code: str, timeout: float) -> tuple[bool | None, str, float]:
+    """(passed or None if the session could not answer, first error, session CPU seconds used)."""
+    from lean_tools.rocq.session import RocqSession
+
+    s = _SESSIONS.get(header)
+    cpu0 = 0.0
+    try:
+        if s is None or not s.alive():
+            s = RocqSession(header, default_timeout=timeout)
+            _SESSIONS[header] = s
+            s.start()
+        cpu0 = s.cpu_seconds
+        out = s.run_command(code, timeout=timeout)
+    except Exception as err:  # noqa: BLE001 - a broken session never decides; the full verdict does
+        _SESSIONS.pop(header, None)
+        used = getattr(s, "cpu_seconds", 0.0) - cpu0 if s is not None else 0.0
+        return None, f"{type(err).__name__}: {err}", max(0.0, used)
+    used = max(0.0, s.cpu_seconds - cpu0)
+    if out.complete:
+        return True, "", used
+    return False, (out.errors[0].text if out.errors else "proof incomplete"), used
+
+
+def _round_seed(seed: int, rnd: int) -> int:
+    return (seed * 1_000_003 + rnd * 7919 + 17) % (2**62)
+
+
+def policy_attempt(problem, request):
+    """``AttemptFn``: sample and check policy proofs within ``request.timeout_s`` (see module docstring)."""
+    from benchmarks.problem import AttemptResult
+    from lean_tools.soundness import verify
+    from lean_tools.source import parse_source
+
+    from .env import render_prompt
+    from .policy import script_of
+    from .records import Problem
+    from .verifier import static_screen
+
+    t0 = time.monotonic()
+    deadline = t0 + request.timeout_s
+    if problem.language != "rocq":
+        return AttemptResult(outcome="failed", reason="rl policy proves Rocq problems only",
+                             wall_s=time.monotonic() - t0)
+    ref = os.environ.get(ENV_CHECKPOINT)
+    if not ref:
+        raise PolicyLoadError(f"set {ENV_CHECKPOINT} to a prover-train run directory or its checkpoint/state.pt")
+    sampler = load_policy(ref, os.environ.get(ENV_POLICY, "trained"))
+    batch = max(1, int(os.environ.get(ENV_BATCH, "8")))
+    src = parse_source(problem.text, "rocq", theorem=problem.theorem)
+    rp = Problem(id=problem.id, family="bench", difficulty=0, split="bench", header=src.header.strip(),
+                 name=src.theorem_name, statement=src.statement, witness="")
+    prompt = render_prompt(rp, [])
+
+    tokens, cpu, rnd, stall = 0, 0.0, 0, 0
+    seen: set[str] = set()
+    n_static = n_pre = n_full = 0
+    last = ""
+    while time.monotonic() < deadline:
+        _, comps = sampler.sample([prompt] * batch, seed=_round_seed(request.seed, rnd))
+        rnd += 1
+        tokens += sum(len(c.logprobs) for c in comps)
+        new = [s for s in dict.fromkeys(script_of(c.actions) for c in comps) if s not in seen]
+        stall = 0 if new else stall + 1
+        if stall >= STALL_ROUNDS:
+            last = f"policy exhausted: no new script in {STALL_ROUNDS} rounds; " + last
+            break
+        for script in new:
+            if time.monotonic() >= deadline:
+                break
+            seen.add(script)
+            why = static_screen(script)
+            if why:
+                n_static += 1
+                last = why
+                continue
+            candidate = src.render(script)
+            remaining = max(1.0, deadline - time.monotonic())
+            ok, err, used = _prescreen(src.header, candidate[len(src.header):], timeout=min(30.0, remaining + 5.0))
+            cpu += used
+            if ok is False:
+                n_pre += 1
+                last = f"{script!r}: {err}"
+                continue
+            v = verify(problem.text, candidate, "rocq", theorem=src.theorem_name, timeout=VERDICT_TIMEOUT_S)
+            cpu += float(v.cpu_seconds)
+            n_full += 1
+            if v.accepted:
+                return AttemptResult(outcome="proved", proof=candidate, reason=f"{v.reason} (script {script!r}, "
+                                     f"{len(seen)} distinct candidates)", tokens=tokens, checker_cpu_s=cpu,
+                                     wall_s=time.monotonic() - t0)
+            last = f"{script!r}: {v.reason}"
+    reason = (f"no accepted proof in {request.timeout_s:g}s: {len(seen)} distinct scripts from {rnd} rounds "
+              f"({n_static} static, {n_pre} prescreen, {n_full} full-verdict rejections); last: {last}")
+    return AttemptResult(outcome="failed", reason=reason[:2000], tokens=tokens, checker_cpu_s=cpu,
+                         wall_s=time.monotonic() - t0)
+
+
+# -- CLI -------------------------------------------------------------------------------------
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m rl.bench", description="curriculum problems as a benchmark folder")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    ex = sub.add_parser("export", help="write curriculum problems as standalone .v files")
+    ex.add_argument("--out", required=True, help="output directory")
+    ex.add_argument("--split", default="heldout", help="heldout (default) or train")
+    ex.add_argument("--n", type=int, default=30, help="number of problems (default 30)")
+    ex.add_argument("--seed", type=int, default=0, help="curriculum seed (default 0, as the shipped configs)")
+    ex.add_argument("--families", default=",".join(DEFAULT_FAMILIES), help="comma-separated families")
+    ex.add_argument("--max-difficulty", type=int, default=3)
+    a = ap.parse_args(argv)
+    families = tuple(f.strip() for f in a.families.split(",") if f.strip())
+    if a.max_difficulty < 1:
+        print("rl.bench: --max-difficulty must be at least 1", file=sys.stderr)
+        return 2
+    out = Path(a.out)
+    if out.exists() and not out.is_dir():
+        print(f"rl.bench: --out {out} exists and is not a directory", file=sys.stderr)
+        return 2
+    try:
+        paths = export(out, split=a.split, n=a.n, seed=a.seed, families=families, max_difficulty=a.max_difficulty)
+    except ValueError as e:
+        print(f"rl.bench: {e}", file=sys.stderr)
+        return 2
+    print(f"wrote {len(paths)} {a.split} problems to {out}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
