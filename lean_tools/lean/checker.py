@@ -49,7 +49,7 @@ from .repl import default_project_dir
 from .versions import SETUP_HINT
 
 _GIB = 1024**3
-_AXIOMS = re.compile(r"['`](?P<name>.+?)['`] depends on axioms: \[(?P<list>[^\]]*)\]", re.S)
+_AXIOMS = re.compile(r"['`](?P<name>.+?)['`] depends on axioms: \[(?P<list>[^\]]*)\]", re.DOTALL)
 _NO_AXIOMS = re.compile(r"['`](?P<name>.+?)['`] does not depend on any axioms")
 SAFE_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
 

@@ -8,7 +8,7 @@ forged or duplicated lines, missing lines -> reject), and the whole Python flow 
 stand-in ``lake`` that prints canned ``lean --json`` lines. What is NOT verified: that the
 query below compiles and behaves as intended on a given Lean version (``#eval`` of a
 ``CoreM`` action, ``ConstantInfo.instantiateTypeLevelParams``, ``collectAxioms``,
-``Expr`` ``==``), that ``lean -o`` + ``LEAN_PATH`` make ``import Candidate`` work (see
+``Environment.getModuleIdx?``/``getModuleIdxFor?``, ``Expr`` ``==``, the do-notation used), that ``lean -o`` + ``LEAN_PATH`` make ``import Candidate`` work (see
 ``lean_tools.lean.checker``), and every claim below about how Lean elaborates. Any such
 failure shows as a rejection (the query yields no trustworthy answer), never as an
 acceptance; the ``lean``-marked tests in tests/soundness/test_lean_dynamic.py check it.
@@ -33,9 +33,13 @@ Steps (after the static screens passed):
    our own ``CoreM`` code that looks both constants up by their full names, checks the
    target is a theorem, instantiates the target's universe parameters with the
    reference's (same count required) and compares the two types with ``==`` (``Expr.eqv``:
-   equal up to binder names and binder info; NOT definitional equality), then runs
-   ``collectAxioms`` (what ``#print axioms`` prints) on the target only, so the
-   reference's ``sorryAx`` never counts. It logs one message whose lines carry a fresh
+   equal up to binder names and binder info; NOT definitional equality); both constants
+   must come from module ``Candidate``. Axioms of the target only (the reference's
+   ``sorryAx`` never counts): the union of Lean's ``collectAxioms`` (what ``#print axioms``
+   prints; recent versions read it from data the candidate's own build precomputed) and our
+   own walk through every constant the target reaches inside module ``Candidate`` (library
+   constants are not entered: Mathlib is trusted and may not expose proofs to importers),
+   which does not depend on that data. It logs one message whose lines carry a fresh
    random nonce: ``@@<nonce>:STATEMENT:SAME@@``, ``@@<nonce>:AXIOMS:[a, b]@@``,
    ``@@<nonce>:END@@``. Only the query's output is searched for them; the candidate's own
    output (step 2) never is, and the candidate cannot know the nonce.
@@ -218,7 +222,13 @@ def build_candidate_module(problem: SourceFile, candidate_text: str, helpers_sta
 
 
 def build_query(ref_full: list[str], target_full: list[str], nonce: str) -> str:
-    """``Query.lean``: import the candidate, compare the two types, collect the target's axioms."""
+    """``Query.lean``: import the candidate, compare the two types, collect the target's axioms.
+
+    Axioms: the union of Lean's ``collectAxioms`` (in recent versions it reads data the
+    candidate's own build precomputed; a failure of it is ignored) and our own walk through
+    the constants the target reaches INSIDE module ``Candidate`` (so the walk does not depend
+    on that data, and does not need library proofs, which a ``module`` library may not expose).
+    """
     return f"""import Candidate
 
 open Lean in
@@ -227,18 +237,49 @@ open Lean in
   let refName : Name := {lean_name(ref_full)}
   let thmName : Name := {lean_name(target_full)}
   let env ← getEnv
+  let candIdx := env.getModuleIdx? `Candidate
+  let fromCandidate (n : Name) : Bool := candIdx.isSome && env.getModuleIdxFor? n == candIdx
   let verdict : String :=
     match env.find? refName, env.find? thmName with
     | none, _ => "MISSING_REFERENCE"
     | _, none => "MISSING_TARGET"
     | some r, some t =>
-      match t with
-      | ConstantInfo.thmInfo _ =>
-        if r.levelParams.length != t.levelParams.length then "DIFFERENT_UNIVERSES"
-        else if t.instantiateTypeLevelParams (r.levelParams.map Level.param) == r.type then "SAME"
-        else "DIFFERENT"
-      | _ => "NOT_A_THEOREM"
-  let axs ← collectAxioms thmName
+      if !(fromCandidate refName && fromCandidate thmName) then "NOT_IN_CANDIDATE"
+      else
+        match t with
+        | ConstantInfo.thmInfo _ =>
+          if r.levelParams.length != t.levelParams.length then "DIFFERENT_UNIVERSES"
+          else if t.instantiateTypeLevelParams (r.levelParams.map Level.param) == r.type then "SAME"
+          else "DIFFERENT"
+        | _ => "NOT_A_THEOREM"
+  let mut axs : Array Name := #[]
+  try
+    axs ← collectAxioms thmName
+  catch _ =>
+    pure ()
+  let mut seen : NameSet := {{}}
+  let mut todo : Array Name := #[thmName]
+  while true do
+    let some c := todo.back? | break
+    todo := todo.pop
+    if seen.contains c then continue
+    seen := seen.insert c
+    let some info := env.find? c | continue
+    let isAxiom : Bool :=
+      match info with
+      | ConstantInfo.axiomInfo _ => true
+      | _ => false
+    if isAxiom then
+      if !axs.contains c then axs := axs.push c
+    else if fromCandidate c then
+      let inner : Array Name :=
+        match info with
+        | ConstantInfo.defnInfo v => v.value.getUsedConstants
+        | ConstantInfo.thmInfo v => v.value.getUsedConstants
+        | ConstantInfo.opaqueInfo v => v.value.getUsedConstants
+        | ConstantInfo.inductInfo v => v.ctors.toArray
+        | _ => #[]
+      todo := todo ++ info.type.getUsedConstants ++ inner
   let axText : String := ", ".intercalate (axs.toList.map toString)
   let msg : String :=
     tag ++ ":STATEMENT:" ++ verdict ++ "@@\\n" ++ tag ++ ":AXIOMS:[" ++ axText ++ "]@@\\n" ++ tag ++ ":END@@"
@@ -368,6 +409,7 @@ def verify_lean(
             "MISSING_TARGET": "missing (not found under its full name)",
             "MISSING_REFERENCE": "not comparable (the reference was not found)",
             "NOT_A_THEOREM": "not declared as a theorem",
+            "NOT_IN_CANDIDATE": "not declared by the candidate module",
         }.get(ans.statement or "", f"not confirmed ({ans.statement!r})")
         return done(reject("statement", f"the elaborated statement of {name} is {why}", "lean", name))
     axioms = ans.axioms or ()

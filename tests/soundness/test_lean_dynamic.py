@@ -68,9 +68,9 @@ def test_lean_statement_check_accepts_namespaces_in_chains_and_universes():
 
 def test_lean_statement_check_accepts_helpers_and_match_in_statement():
     problem = "import Mathlib\n\ntheorem m (n : ℕ) : (match n with | 0 => 0 | k + 1 => k + 1) = n := by\n  sorry\n"
-    cand = problem.replace(
-        "theorem m", "theorem aux_lemma (n : ℕ) : n = n := rfl\n\ntheorem m"
-    ).replace("  sorry", "  cases n <;> rfl")
+    cand = problem.replace("theorem m", "theorem aux_lemma (n : ℕ) : n = n := rfl\n\ntheorem m").replace(
+        "  sorry", "  cases n <;> rfl"
+    )
     v = verify(problem, cand, "lean", timeout=600)
     assert v.accepted, v.reason
 

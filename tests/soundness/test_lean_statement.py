@@ -134,6 +134,9 @@ def test_query_text():
     assert '(Name.mkStr (Name.mkStr Name.anonymous "Foo") "we\\"ird")' in q
     assert "instantiateTypeLevelParams" in q and "collectAxioms thmName" in q
     assert "collectAxioms refName" not in q  # the reference's sorry never counts
+    assert "getModuleIdx? `Candidate" in q and "fromCandidate thmName" in q  # both from the candidate
+    assert "let mut todo : Array Name := #[thmName]" in q  # our own walk starts at the target only
+    assert q.count(NONCE) == 1  # the tag is built once, from one literal
     assert lean_string('a\\b"\n') == '"a\\\\b\\"\\u{a}"'
     assert lean_name([]) == "Name.anonymous"
 
