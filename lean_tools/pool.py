@@ -108,7 +108,7 @@ class SessionPool:
 
     def _release(self, entry: _Entry) -> None:
         s = entry.session
-        drop = not s.alive() or s.uses >= self.max_uses
+        drop = not s.alive() or s.uses >= self.max_uses or getattr(s, "needs_recycle", False)
         with self._cv:
             entry.busy = False
             entry.last_used = time.monotonic()

@@ -147,6 +147,8 @@ class RocqSession:
         self.coqtop = coqtop
         self.extra_args = extra_args
         self.uses = 0
+        self.needs_recycle = False
+        """Set when the process grew past ``max_rss_bytes``; the pool closes it on release."""
         self.cpu_seconds = 0.0
         self._proc: subprocess.Popen | None = None
         self._buf = ""
@@ -190,6 +192,7 @@ class RocqSession:
         )
         self._buf = ""
         self._broken = False
+        self.needs_recycle = False
         self._nodes.clear()
         self._live = []
         self._synced = True
@@ -318,7 +321,7 @@ class RocqSession:
                 for line in f:
                     if line.startswith("VmRSS:"):
                         if int(line.split()[1]) * 1024 > self.max_rss_bytes:
-                            self._broken = True  # finish this answer, then the pool recycles us
+                            self.needs_recycle = True  # keep serving this user; the pool recycles us
                         break
         except OSError:
             pass

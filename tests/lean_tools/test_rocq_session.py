@@ -221,3 +221,15 @@ def test_warnings_are_not_errors(session):
     assert out.ok, out.errors
     warnings = [m for m in out.messages if m.severity is Severity.WARNING]
     assert warnings and "large numbers" in warnings[0].text and warnings[0].pos.line == 1
+
+
+def test_pool_recycles_a_session_over_its_memory_watch():
+    def factory(language, header):
+        return RocqSession(header, max_rss_bytes=1, header_timeout=60)  # every answer is "too big"
+
+    with SessionPool(factory, max_sessions=1) as pool:
+        with pool.session("rocq", HEADER) as s:
+            out = s.run_command("Theorem t : 1 = 1.")
+            assert s.needs_recycle and s.alive(), "the current user keeps a working session"
+            assert s.run_tactic(out.holes[0].state, "reflexivity.").proved
+        assert pool.stats.recycled == 1 and pool.size() == 0
