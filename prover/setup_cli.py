@@ -29,6 +29,7 @@ ROCQ_PACKAGES = (
     "libcoq-mathcomp-analysis",
     "libcoq-stdpp",
     "libcoq-mathcomp-real-closed",
+    "coinor-csdp",  # SDP solver behind `psatz`; the built-in search uses it
 )
 LEAN_PROJECT = Path(__file__).resolve().parent.parent / "lean_project"
 ELAN_INIT = "https://raw.githubusercontent.com/leanprover/elan/master/elan-init.sh"

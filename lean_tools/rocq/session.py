@@ -305,8 +305,17 @@ class RocqSession:
     def _interrupt(self, end: re.Pattern) -> None:
         """SIGINT the runaway sentence; keep the session if it resynchronises, else kill it."""
         try:
-            os.kill(self._proc.pid, signal.SIGINT)
-            self._read_until(end, time.monotonic() + 3.0)
+            # coqtop notices SIGINT between reduction steps; a long C-level step (vm_compute,
+            # an external prover) may need a second one.
+            for wait in (2.0, 4.0):
+                os.kill(self._proc.pid, signal.SIGINT)
+                try:
+                    self._read_until(end, time.monotonic() + wait)
+                    break
+                except TimeoutError:
+                    continue
+            else:
+                raise TimeoutError
             self._buf = ""
             self._synced = False  # history position unknown now: force a BackTo on next use
         except (TimeoutError, EOFError, OSError):
