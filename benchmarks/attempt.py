@@ -78,8 +78,14 @@ def prover_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
 
 
 def recheck(problem: BenchProblem, proof_text: str, timeout: float) -> tuple[bool, str]:
-    """Independent soundness verdict on the benchmark's statement: (accepted, reason)."""
-    from lean_tools.soundness import verify
+    """Independent soundness verdict on the benchmark's statement: (accepted, reason).
 
-    v = verify(problem.text, proof_text, problem.language, theorem=problem.theorem, timeout=timeout)
+    Same rules as ``prover-check``: Rocq helpers may ``Require`` the standard-library tactic
+    modules (``STDLIB_REQUIRES``); this is sound because the reference statement is elaborated
+    before any helper and compared with ``constr_eq`` (see ``lean_tools.soundness.verify``).
+    """
+    from lean_tools.soundness import STDLIB_REQUIRES, verify
+
+    extra = {"allowed_requires": STDLIB_REQUIRES} if problem.language == "rocq" else {}
+    v = verify(problem.text, proof_text, problem.language, theorem=problem.theorem, timeout=timeout, **extra)
     return bool(v.accepted), v.reason
