@@ -184,17 +184,7 @@ def screen_lean(text: str, *, role: str = "proof", line_offset: int = 0) -> tupl
     if role == "helpers":
         out += _lean_column0(masked, line_offset)
     if not out:
-        sk = skeleton(masked)
-        if sk != masked:
-            for f in _lean_rules(sk, role, line_offset):
-                out.append(
-                    Finding(
-                        rule="lookalike",
-                        message=f"look-alike spelling: {f.message}",
-                        line=f.line,
-                        snippet=f.snippet,
-                    )
-                )
+        out += _lookalikes(masked, _lean_rules, role, line_offset)
     return tuple(out)
 
 
@@ -395,18 +385,20 @@ def screen_rocq(
                 masked = masked[:a] + " " * (b - a) + masked[b:]
     out += _rocq_rules(masked, role, line_offset)
     if not out:
-        sk = skeleton(masked)
-        if sk != masked:
-            for f in _rocq_rules(sk, role, line_offset):
-                out.append(
-                    Finding(
-                        rule="lookalike",
-                        message=f"look-alike spelling: {f.message}",
-                        line=f.line,
-                        snippet=f.snippet,
-                    )
-                )
+        out += _lookalikes(masked, _rocq_rules, role, line_offset)
     return tuple(out)
+
+
+def _lookalikes(masked: str, rules, role: str, line_offset: int) -> list[Finding]:
+    """Defence: look-alike characters. Re-run ``rules`` on the ASCII skeleton of the text, so a
+    banned word spelled with Unicode look-alikes (Cyrillic ``а``, fullwidth letters) is still found."""
+    sk = skeleton(masked)
+    if sk == masked:
+        return []
+    return [
+        Finding(rule="lookalike", message=f"look-alike spelling: {f.message}", line=f.line, snippet=f.snippet)
+        for f in rules(sk, role, line_offset)
+    ]
 
 
 def _rocq_rules(masked: str, role: str, off: int) -> list[Finding]:
