@@ -38,7 +38,7 @@ test-all: setup
 	$(VENV)/bin/python -m pytest -m "not gpu"
 
 bench-pool: setup
-	$(VENV)/bin/python benchmarks/pool_throughput.py
+	$(VENV)/bin/python benchmarks/pool_throughput.py --n 200 --header "Require Import Reals Lra Lia."
 
 clean:
 	rm -rf $(VENV) .pytest_cache
