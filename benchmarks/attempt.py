@@ -18,10 +18,11 @@ Contract (``benchmarks.runner.AttemptFn``): ``prover_attempt(problem, request) -
 
 from __future__ import annotations
 
-import resource
 import tempfile
 import time
 from pathlib import Path
+
+from lean_tools.sandbox import children_cpu_seconds
 
 from .problem import AttemptRequest, AttemptResult, BenchProblem
 
@@ -33,11 +34,6 @@ INFRA_WORDS = ("SessionCrashed", "SessionTimeout", "SessionOutOfMemory", "NotIns
 """A failed result whose reason names one of these is an infrastructure failure (the proof
 assistant session broke), recorded as ``error`` so ``--retry-errors`` redoes it, not as a
 prover failure."""
-
-
-def _children_cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
 
 
 def build_config(request: AttemptRequest):
@@ -56,7 +52,7 @@ def prover_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
     from prover import api
 
     cfg = build_config(request)
-    t0, cpu0 = time.monotonic(), _children_cpu()
+    t0, cpu0 = time.monotonic(), children_cpu_seconds()
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         path = Path(tmp) / (problem.name.replace("/", "_") + SUFFIX[problem.language])
         path.write_text(problem.text, encoding="utf-8")
@@ -64,7 +60,7 @@ def prover_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
         res = api.prove(prob, cfg)
     wall = time.monotonic() - t0
     spent = res.spent
-    cpu = spent.checker_cpu_s or (_children_cpu() - cpu0)
+    cpu = spent.checker_cpu_s or (children_cpu_seconds() - cpu0)
     tokens = spent.tokens_in + spent.tokens_out
     if not res.proved:
         reason = res.reason or (f"stopped by {res.stopped_by}" if res.stopped_by else "no proof found")

@@ -59,4 +59,4 @@ def language_of(path: str | Path) -> Language:
         return "rocq"
     if suffix == ".lean":
         return "lean"
-    raise ValueError(f"{path}: unknown file type {suffix or '(none)'!r}; expected .lean (Lean 4) or .v (Rocq)")
+    raise ValueError(f"{path}: unknown file type (suffix {suffix or '(none)'!r}); expected .lean (Lean 4) or .v (Rocq)")

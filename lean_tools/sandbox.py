@@ -127,7 +127,8 @@ def kill_group(proc: subprocess.Popen | int) -> None:
             pass
 
 
-def _children_cpu() -> float:
+def children_cpu_seconds() -> float:
+    """User+system CPU of this process's waited-for children so far (diff two readings)."""
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
 
@@ -167,7 +168,7 @@ def run(
             p = Path(tmp) / name
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(text, encoding="utf-8")
-        before = _children_cpu()
+        before = children_cpu_seconds()
         t0 = time.monotonic()
         proc = subprocess.Popen(
             argv,
@@ -202,6 +203,6 @@ def run(
             stderr=err or "",
             timed_out=timed_out or (cpu_limit_hit and rc == -signal.SIGXCPU),
             out_of_memory=(not timed_out) and looks_out_of_memory(rc, err or ""),
-            cpu_seconds=_children_cpu() - before,
+            cpu_seconds=children_cpu_seconds() - before,
             wall_seconds=wall,
         )

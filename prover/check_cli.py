@@ -27,7 +27,8 @@ import json
 import sys
 from pathlib import Path
 
-SUFFIXES = {".lean": "lean", ".v": "rocq"}
+from lean_tools.backends import language_of
+
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -102,10 +103,10 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as e:  # argparse already printed a one-line usage error
         return 2 if e.code else 0
-    langs = {SUFFIXES.get(Path(f).suffix) for f in (args.problem, args.candidate)}
-    for f in (args.problem, args.candidate):
-        if Path(f).suffix not in SUFFIXES:
-            return _bad_input(f"unknown language suffix of {f!r} (expected .lean or .v)")
+    try:
+        langs = {language_of(f) for f in (args.problem, args.candidate)}
+    except ValueError as e:
+        return _bad_input(str(e))
     if len(langs) != 1:
         return _bad_input("PROBLEM and CANDIDATE must be in the same language")
     language = langs.pop()

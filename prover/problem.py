@@ -13,18 +13,18 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from lean_tools import backends
+
 from .errors import BadProblem
 from .lang import spec
 from .records import Problem
 
-SUFFIXES = {".v": "rocq", ".lean": "lean"}
-
-
 def language_of(path: str | Path) -> str:
-    suffix = Path(path).suffix
-    if suffix not in SUFFIXES:
-        raise BadProblem(f"{path}: unknown file type {suffix or '(none)'!r}; expected .v (Rocq) or .lean (Lean 4)")
-    return SUFFIXES[suffix]
+    """Language from the suffix (``lean_tools.backends.language_of``), as a ``BadProblem``."""
+    try:
+        return backends.language_of(path)
+    except ValueError as e:
+        raise BadProblem(str(e)) from None
 
 
 def load_problem(path: str | Path, theorem: str | None = None, *, informal: str | None = None, name: str | None = None) -> Problem:

@@ -66,7 +66,9 @@ class _Snapshots:
             return v, self.models[v]
 
 
-class TorchSampler:
+class _SamplerBase:
+    """What every sampler holds: policy snapshots by version and the sampling settings."""
+
     def __init__(self, model: torch.nn.Module, *, max_prompt_chars: int, max_new_tokens: int,
                  temperature: float = 1.0, keep: int = 2, seed: int = 0, device: str = "cpu",
                  end_bias: float = 0.0):
@@ -76,8 +78,14 @@ class TorchSampler:
         self.temperature = temperature
         self.end_bias = end_bias
         self.device = device
-        self.gen = torch.Generator(device="cpu").manual_seed(seed)
+        self.seed = seed
         self._gen_lock = threading.Lock()
+
+
+class TorchSampler(_SamplerBase):
+    def __init__(self, model: torch.nn.Module, **kwargs):
+        super().__init__(model, **kwargs)
+        self.gen = torch.Generator(device="cpu").manual_seed(self.seed)
 
     @property
     def version(self) -> int:
@@ -135,20 +143,8 @@ class TorchSampler:
         return v, [Completion(tuple(acts[b]), tuple(lps[b]), ended[b]) for b in range(B)]
 
 
-class TransformersSampler:
+class TransformersSampler(_SamplerBase):
     """``generate()`` on an ``rl.policy.HFPolicy``; tokens restricted to actions by a logits processor."""
-
-    def __init__(self, model: torch.nn.Module, *, max_prompt_chars: int, max_new_tokens: int,
-                 temperature: float = 1.0, keep: int = 2, seed: int = 0, device: str = "cpu",
-                 end_bias: float = 0.0):
-        self.snapshots = _Snapshots(copy.deepcopy(model).to(device), keep)
-        self.max_prompt_chars = max_prompt_chars
-        self.max_new_tokens = max_new_tokens
-        self.temperature = temperature
-        self.end_bias = end_bias
-        self.device = device
-        self.seed = seed
-        self._gen_lock = threading.Lock()
 
     @property
     def version(self) -> int:

@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass
 
 from .. import sandbox
+from ..procstat import group_usage
 from ..types import (
     CommandOutcome,
     Hole,
@@ -323,17 +324,8 @@ class RocqSession:
             self.close()
 
     def _rss_check(self) -> None:
-        if self._proc is None:
-            return
-        try:
-            with open(f"/proc/{self._proc.pid}/status") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        if int(line.split()[1]) * 1024 > self.max_rss_bytes:
-                            self.needs_recycle = True  # keep serving this user; the pool recycles us
-                        break
-        except OSError:
-            pass
+        if self._proc is not None and group_usage(self._proc.pid)[0] > self.max_rss_bytes:
+            self.needs_recycle = True  # keep serving this user; the pool recycles us
 
     # -- virtual states -----------------------------------------------------------------------
     def _goto_blocks(self, vid: int | None) -> tuple[list[str], list[int | None]]:
@@ -488,13 +480,5 @@ class RocqSession:
 
 
 def _cpu_of(proc: subprocess.Popen | None) -> float:
-    """User+system CPU seconds of a live child, from /proc (0 when unknown)."""
-    if proc is None:
-        return 0.0
-    try:
-        with open(f"/proc/{proc.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        tick = os.sysconf("SC_CLK_TCK")
-        return (int(fields[11]) + int(fields[12])) / tick
-    except (OSError, IndexError, ValueError):
-        return 0.0
+    """CPU seconds of a live child and its children (coqtop may run csdp), 0 when unknown."""
+    return group_usage(proc.pid)[1] if proc is not None else 0.0
