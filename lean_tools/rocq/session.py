@@ -124,6 +124,16 @@ class _Reply:
     state: int  # real coqtop state after the block (before the marker)
 
 
+def _marker_answer(marker: str) -> re.Pattern:
+    """Coq's answer to ``Fail Check <marker>.`` up to the next prompt. It names the marker a
+    "reference", or a "variable" after some failed tactics (seen after ``pose proof (Nat.foo 3)``
+    failed inside a proof), so both words are accepted."""
+    return re.compile(
+        r"The (?:reference|variable) " + re.escape(marker) + r" was not found in the current\s+environment\..*?<prompt>.*?</prompt>",
+        re.S,
+    )
+
+
 class RocqSession:
     """``ProofSession`` over coqtop. Not thread-safe: one user at a time (the pool guarantees it)."""
 
@@ -266,17 +276,11 @@ class RocqSession:
             raise SessionCrashed(f"coqtop closed its input: {e}", self._tail) from None
         replies: list[_Reply] = []
         for mk in markers:
-            end = re.compile(
-                r"The reference " + re.escape(mk) + r" was not found in the current\s+environment\..*?<prompt>.*?</prompt>",
-                re.S,
-            )
+            end = _marker_answer(mk)
             try:
                 m = self._read_until(end, t0 + timeout)
             except TimeoutError:
-                self._interrupt(re.compile(
-                    r"The reference " + re.escape(markers[-1]) + r" was not found in the current\s+environment\..*?<prompt>.*?</prompt>",
-                    re.S,
-                ))
+                self._interrupt(_marker_answer(markers[-1]))
                 raise SessionTimeout(f"Rocq request exceeded {timeout:.1f}s") from None
             except EOFError:
                 self._fail_dead()
