@@ -189,8 +189,10 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
         add("lia", 2)
     if d.real:
         add("lra", 2)
-    if root and d.real and _is_eq(concl):
+    if d.real and _is_eq(concl):
         add("field", 1)
+    if not root and _is_eq(concl):
+        add("ring", 1)
     if d.natural or d.integer:
         add("nia", 2)
     if d.real:
@@ -232,6 +234,17 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
         add(COMPLEX_CLOSER, 2, tag="complex")
     if d.real and root and re.search(r"\^ ?[34]", g.all_text):
         add("psatz R 3", 3, tag="psatz3")
+    if not g.hyps and _is_eq(concl) and _closed_arith(concl) and not d.real:
+        if d.natural and not d.integer:
+            c.append(Candidate(tactic=NAT_COMPUTE, kind="close", timeout=3, tag="nat-compute"))
+        elif d.integer:
+            c.append(Candidate(tactic=Z_COMPUTE, kind="close", timeout=3, tag="z-compute"))
+    if (d.natural or d.integer) and not d.real:
+        for v, k in _mod_splits(g, d):
+            add(_mod_case_split(v, k, d), 2, tag="mod-cases")
+    if root and (d.natural or d.integer) and not d.real:
+        for v, top in _derived_bounds(g):
+            add(f"assert ({v} <= {top}) by nia; do {top + 1} (destruct {v} as [|{v}]; [first [lia | nia] | ]); lia", 3, tag="bound-split")
     m = re.match(r"^\(?(\w+) = ([^\\/]+?)\)? \\/ \(?\1 = ([^\\/]+?)\)?$", concl)
     if d.real and m:
         x, a, b = m.group(1), m.group(2).strip(), m.group(3).strip()
@@ -250,6 +263,79 @@ COMPLEX_CLOSER = (
     "repeat split; try apply injective_projections; simpl in *; nra"
 )
 """Coquelicot ``C`` is ``R * R``: split every complex variable and equation into real parts."""
+
+
+_Z_MOD_POW = (
+    "try rewrite BinInt.Z.add_mod by lia; try rewrite BinInt.Z.mul_mod by lia; "
+    "rewrite <- ?Zpow_facts.Zpow_mod_correct by lia; vm_compute; reflexivity"
+)
+Z_COMPUTE = _Z_MOD_POW
+"""A closed ``Z`` equation, with ``a ^ b mod n`` computed by binary modular exponentiation.
+``Znat``, ``BinInt`` and ``Zpow_facts`` come loaded (not imported) with ``ROCQ_IMPORTS``' Psatz,
+hence the qualified names: importing ``Zpow_facts`` would open ``Z_scope``."""
+NAT_COMPUTE = (
+    "apply Znat.Nat2Z.inj; rewrite ?Znat.Nat2Z.inj_mod, ?Znat.Nat2Z.inj_add, ?Znat.Nat2Z.inj_mul, "
+    "?Znat.Nat2Z.inj_pow, ?Znat.Nat2Z.inj_div; " + _Z_MOD_POW
+)
+"""A closed ``nat`` equation moved to ``Z`` (binary numbers): ``(19^19 + 99^99) mod 10 = 8`` is
+out of reach of unary ``nat`` computation, not of ``Z``'s."""
+
+_ARITH_WORDS = re.compile(r"\b(?:mod|Nat\.(?:modulo|pow|div|add|mul)|Z\.(?:modulo|pow|div|add|mul)|nat|Z)\b")
+
+
+def _closed_arith(concl: str) -> bool:
+    """Numerals and arithmetic only (no variables, no big-numeral ``of_num_uint`` terms)."""
+    rest = _ARITH_WORDS.sub(" ", concl.replace("%nat", " ").replace("%Z", " "))
+    return bool(re.search(r"\d", rest)) and not re.search(r"[A-Za-z_]", rest) and bool(re.search(r"\^|\bmod\b|modulo|/", concl))
+
+
+def _mod_splits(g: GoalInfo, d: Domain, limit: int = 2) -> list[tuple[str, int]]:
+    """``(v, k)`` for a variable ``v`` of the goal's type under ``mod k`` (``k`` a numeral 2..12)
+    in a nonlinear term of the conclusion: ``a ^ 2 mod 3``, ``(n ^ 3 + 2 * n) mod 3``."""
+    typ = "Z" if d.integer and not d.natural else "nat"
+    names = [v for v in g.vars_of(typ) if _NAME.match(v)]
+    out: list[tuple[str, int]] = []
+    concl = " ".join(g.concl.split())
+    if not re.search(r"\^|\*", concl):
+        return out
+    for m in re.finditer(r"(?:\bmod|/)\s+(\d+)\b", concl):
+        k = int(m.group(1))
+        if not 2 <= k <= 12:
+            continue
+        for v in names:
+            if re.search(rf"\b{re.escape(v)}\b", concl[: m.start()]) and (v, k) not in out:
+                out.append((v, k))
+    return out[:limit]
+
+
+def _mod_case_split(v: str, k: int, d: Domain) -> str:
+    """Write ``v = k q + r`` with ``0 <= r < k``, split on the ``k`` values of ``r``, and let
+    ``nia`` finish each case over ``Z`` (where ``Z.div_mod_to_equations`` names the remainders).
+    Qualified tactic names: ``Lia`` loads ``Zify`` and ``PreOmega`` without importing them."""
+    cases = " \\/ ".join(f"r = {i}" for i in range(k))
+    if d.integer and not d.natural:
+        head = f"pose proof (Z.div_mod {v} {k} ltac:(lia)) as Hdm; pose proof (Z.mod_pos_bound {v} {k} ltac:(lia)) as Hmb"
+        tail = "PreOmega.Z.div_mod_to_equations; nia"
+    else:
+        head = f"pose proof (Nat.div_mod {v} {k} ltac:(lia)) as Hdm; pose proof (Nat.mod_upper_bound {v} {k} ltac:(lia)) as Hmb"
+        tail = "rewrite ?Nat.pow_succ_r', ?Nat.pow_0_r; Zify.zify; rewrite ?Znat.Nat2Z.inj_mod, ?Znat.Nat2Z.inj_div in *; Zify.zify; PreOmega.Z.div_mod_to_equations; nia"
+    return (
+        f"{head}; set (q := {v} / {k}) in *; set (r := {v} mod {k}) in *; clearbody q r; subst {v}; "
+        f"assert (Hr : {cases}) by lia; repeat destruct Hr as [Hr | Hr]; subst r; {tail}"
+    )
+
+
+def _derived_bounds(g: GoalInfo, limit: int = 2, top: int = 100) -> list[tuple[str, int]]:
+    """``(v, K)`` for ``nat`` variables without a stated bound, ``K`` the largest numeral of an
+    equation among the hypotheses (<= ``top``): ``nia`` may prove ``v <= K`` (``x + y + x*y = 80``),
+    and a case split then finishes each value."""
+    bounded = {v for v, _ in _small_bounds(g)}
+    nums = [int(n) for h in g.hyps if "=" in h.type and "forall" not in h.type for n in re.findall(r"(?<![\w.])(\d+)(?![\w.])", h.type)]
+    big = max([n for n in nums if 2 <= n <= top], default=0)
+    if not big:
+        return []
+    vs = [v for v in g.vars_of("nat") if v not in bounded and _NAME.match(v)]
+    return [(v, big) for v in vs[:limit]]
 
 
 def _is_complex(g: GoalInfo, d: Domain) -> bool:
@@ -281,7 +367,9 @@ def _nat_divmod_hints(g: GoalInfo, limit: int = 6) -> list[str]:
     text = " ".join(g.all_text.split())
     for m in re.finditer(r"\s(mod|/)\s+(\d+)\b", text):
         x = _operand_before(text, m.start())
-        if not x or "^" in x or (x, m.group(2)) in seen:  # a nat power would be computed in unary
+        # A nat power would be computed in unary; a closed operand is the compute closers' job
+        # (its equation made `lia` hang for 11 s on `(30 * 39) mod 47`).
+        if not x or "^" in x or not re.search(r"[A-Za-z_]", x) or (x, m.group(2)) in seen:
             continue
         seen.add((x, m.group(2)))
         k = m.group(2)
@@ -497,24 +585,57 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         if m and not _defined_function(h.type):
             n = h.names[0]
             add("; ".join(f"pose proof ({n} ({k}))" for k in ("0", "1", "-1", "2")), 0.8, tag="instantiate")
+    if re.search(r"\b(?:Nat|Z)\.divide\b|\(\s*\d+\s*\|", concl):
+        add("unfold Nat.divide, Z.divide in *", 0.3, tag="unfold-divide")
+    for i, w in enumerate(_witnesses(g, d)):
+        add(f"exists {w}", 0.5 + 0.1 * i, tag="witness")
+    if d.real and re.search(r"\bPI\b", g.all_text) and not any("PI / 2" in h.type and "<" in h.type for h in g.hyps):
+        add("pose proof PI2_3_2; pose proof PI_4", 0.3, tag="pi-bounds")
     if d.natural and not d.real and ctx.big_numbers and "of_num_uint" in g.all_text:
         changes = "; ".join(f"change {n} with (Z.to_nat {n}%Z) in *" for n in ctx.big_numbers[:6])
         # `change` re-checks the unary numeral: ~1 s for 39500, so a 1 s limit was flaky.
         s.append(Candidate(tactic=changes, prelude="From Coq Require Import ZArith.", kind="step", timeout=4, cost=0.2, tag="big-nat"))
-    if d.natural and not d.real:
-        for v in g.vars_of("nat")[:2]:
-            if re.search(rf"\b{re.escape(v)}\b", concl):
-                add(f"induction {v}; simpl in *", 1.5, tag="induction")
+    for v in g.vars_of("nat")[:2]:
+        if re.search(rf"\b{re.escape(v)}\b", concl) and (not d.real or re.search(r"\bsum_f_R0\b|\bsum_n_m\b|\bINR\b", concl)):
+            add(f"induction {v}; simpl in *", 1.5, tag="induction")
+    for h in g.hyps:
+        if h.names[0].startswith("IH") and _is_eq(h.type) and not h.type.startswith("forall") and "->" not in h.type:
+            add(f"rewrite {h.names[0]}", 0.3, tag="rewrite-ih")
     if d.natural or d.integer:
         for v, bound in _small_bounds(g):
             add(_case_split(v, bound), 0.5, t=3.0, tag="case-split")
     return s
 
 
+def _witnesses(g: GoalInfo, d: Domain, limit: int = 8) -> list[str]:
+    """Values to try for ``exists x, ...``: 0, 1, 2, the numerals of the body, the variables in
+    scope of the binder's type (when it is written)."""
+    m = re.match(r"^exists\s+\(?\s*([A-Za-z_][\w']*)(?:\s+[A-Za-z_][\w']*)*\s*(?::\s*([^,()]+?))?\)?\s*,\s*(.*)$", g.concl, re.S)
+    if not m:
+        return []
+    name, typ, body = m.group(1), (m.group(2) or "").strip(), m.group(3)
+    out = ["0", "1", "2"]
+    # `exists k, E = 3 * k` (what `Nat.divide` unfolds to): the quotient `E / 3` is the witness
+    # when the division is exact; the mod-case closers then prove `E = 3 * (E / 3)`.
+    v = re.escape(name)
+    times = rf"(?:(?P<k1>\d+)\s*\*\s*{v}|{v}\s*\*\s*(?P<k2>\d+))"
+    q = re.fullmatch(rf"\s*(?P<e>.+?)\s*=\s*{times}\s*", body, re.S) or re.fullmatch(rf"\s*{times}\s*=\s*(?P<e>.+?)\s*", body, re.S)
+    if q and not re.search(rf"\b{v}\b", q.group("e")):
+        out.insert(0, f"(({q.group('e')}) / {q.group('k1') or q.group('k2')})")
+    for n in re.findall(r"(?<![\w.])(\d+)(?![\w.])", body):
+        if n not in out and len(n) <= 6:
+            out.append(n)
+    if typ:
+        out += [v for v in g.vars_of(typ) if _NAME.match(v) and v not in out]
+    if (typ in ("Z", "R") or (not typ and (d.integer or d.real))) and "-1" not in out:
+        out.insert(3, "(-1)")
+    return out[:limit]
+
+
 _BOUND = re.compile(r"^(?P<v>[A-Za-z_]\w*)\s*(?P<op><=|<)\s*(?P<k>\d+)$|^(?P<k2>\d+)\s*(?P<op2>>=|>)\s*(?P<v2>[A-Za-z_]\w*)$")
 
 
-def _small_bounds(g: GoalInfo, limit: int = 20) -> list[tuple[str, int]]:
+def _small_bounds(g: GoalInfo, limit: int = 40) -> list[tuple[str, int]]:
     nats = set(g.vars_of("nat"))
     out = []
     for h in g.hyps:

@@ -92,3 +92,21 @@ def test_benchmark_script_writes_rows_and_resumes(tmp_path, capsys):
     assert "solved 2/2" in capsys.readouterr().out
     assert main(["--split", "valid", "--dir", str(tmp_path / "bench"), "--out", str(out), "--workers", "1"]) == 0
     assert len(out.read_text().splitlines()) == 2  # resumed: nothing redone
+
+
+@pytest.mark.rocq
+@needs_coq
+@pytest.mark.parametrize(
+    "header, stmt, tag",
+    [
+        # unary nat cannot compute 7^222; the proof moves to Z and a modular power
+        ("Require Import Arith.", "Theorem c1 : (7 ^ 222 + 3 ^ 50) mod 10 = 8.", "nat-compute"),
+        ("Require Import ZArith.\nOpen Scope Z_scope.", "Theorem c2 : forall a : Z, a ^ 2 mod 4 = 0 \\/ a ^ 2 mod 4 = 1.", "mod-cases"),
+        ("Require Import Arith.", "Theorem c3 (x y : nat) (h : x * y + 2 * x = 21) (h1 : 1 < x) : y = 1 \\/ y = 5.", "bound-split"),
+        ("Require Import Arith.", "Theorem c4 : forall n : nat, exists k, n * n * n + 5 * n = 3 * k.", "witness"),
+    ],
+)
+def test_number_theory_families_prove_fresh_statements(header, stmt, tag):
+    res = prove_goal(factory, header, stmt, "rocq", SearchBudget(seconds=20))
+    assert res.proved, res.reason
+    assert tag in res.tags

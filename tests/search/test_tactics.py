@@ -197,3 +197,39 @@ def test_disequality_gives_a_cancelling_closer():
     closers, _ = ROCQ.candidates(goal, depth=0)
     cancel = [c.tactic for c in closers if c.tag == "cancel-diseq"]
     assert cancel == ["apply (Rmult_eq_reg_l (x - (y))); [nra | intro; apply H1; lra]"]
+
+
+def test_closed_nat_power_goal_gets_the_z_compute_closer():
+    closers, _ = ROCQ.candidates("  ============================\n  (7 ^ 222 + 3 ^ 50) mod 10 = 8", depth=0)
+    tags = [c.tag for c in closers]
+    assert "nat-compute" in tags and "z-compute" not in tags
+    # not for goals with variables
+    closers, _ = ROCQ.candidates("  n : nat\n  ============================\n  (n ^ 2) mod 10 = 8", depth=0)
+    assert "nat-compute" not in [c.tag for c in closers]
+
+
+def test_square_mod_goal_gets_a_remainder_case_split():
+    goal = "  a : Z\n  ============================\n  a ^ 2 mod 4 = 0 \\/ a ^ 2 mod 4 = 1"
+    closers, _ = ROCQ.candidates(goal, depth=0, ctx=ProblemContext(scope="Z_scope"))
+    split = next(c.tactic for c in closers if c.tag == "mod-cases")
+    assert "Z.div_mod a 4" in split and "r = 0 \\/ r = 1 \\/ r = 2 \\/ r = 3" in split
+
+
+def test_unbounded_nat_variables_get_a_derived_bound_split():
+    goal = "  x, y : nat\n  H : x + y + x * y = 80\n  ============================\n  x = 26"
+    closers, _ = ROCQ.candidates(goal, depth=0)
+    splits = [c.tactic for c in closers if c.tag == "bound-split"]
+    assert splits and splits[0].startswith("assert (x <= 80) by nia; do 81 (destruct x")
+    # a variable with a stated bound gets the plain case split instead
+    goal = "  x : nat\n  H : x < 5\n  H2 : x * x = 9\n  ============================\n  x = 3"
+    closers, steps = ROCQ.candidates(goal, depth=0)
+    assert not [c for c in closers if c.tag == "bound-split"] and [s for s in steps if s.tag == "case-split"]
+
+
+def test_existential_goal_gets_witnesses_quotient_first():
+    goal = "  n : nat\n  ============================\n  exists k : nat, n ^ 3 + 2 * n = 3 * k"
+    _, steps = ROCQ.candidates(goal, depth=0)
+    wit = [s.tactic for s in steps if s.tag == "witness"]
+    assert wit[0] == "exists ((n ^ 3 + 2 * n) / 3)" and "exists 0" in wit and "exists n" in wit
+    _, steps = ROCQ.candidates("  ============================\n  Nat.divide 3 12", depth=0)
+    assert "unfold Nat.divide, Z.divide in *" in tactics(steps)
