@@ -242,6 +242,9 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
     if (d.natural or d.integer) and not d.real:
         for v, k in _mod_splits(g, d):
             add(_mod_case_split(v, k, d), 2, tag="mod-cases")
+    if root and d.integer and not d.real:
+        for v, lo, hi in _int_ranges(g)[:2]:
+            add(_interval_split(v, lo, hi), 3, tag="interval-split")
     if root and (d.natural or d.integer) and not d.real:
         for v, top in _derived_bounds(g):
             add(f"assert ({v} <= {top}) by nia; do {top + 1} (destruct {v} as [|{v}]; [first [lia | nia] | ]); lia", 3, tag="bound-split")
@@ -571,6 +574,9 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         add("symmetry; apply sqrt_lem_1; try nra", 0.4, tag="sqrt-lem")
     if d.real and re.search(r"\bln\s*\(", g.all_text):
         add(LN_EXPAND, 0.4, tag="ln-expand")
+    ks = sorted({k for k in re.findall(r"\bln\s+(\d+)\b", g.all_text) if int(k) > 1}, key=int)[:4] if d.real else []
+    if ks and not any(h.type.startswith("0 < ln") for h in g.hyps):
+        add("; ".join(f"pose proof (ln_gt_0 {k} ltac:(lra))" for k in ks), 0.3, tag="ln-pos")
     for arg, root_value in _perfect_square_roots(g):
         add(f"replace (sqrt {arg}) with ({root_value}) by (symmetry; apply sqrt_lem_1; lra)", 0.3, tag="sqrt-eval")
     if "Rabs" in g.all_text:
@@ -649,6 +655,50 @@ def _small_bounds(g: GoalInfo, limit: int = 40) -> list[tuple[str, int]]:
         if v in nats and 0 <= top <= limit:
             out.append((v, top))
     return out
+
+
+_INT = r"\(?-?\s*\d+\)?"
+_LOWER = [re.compile(rf"^(?P<k>{_INT})\s*(?P<op><=|<)\s*(?P<v>[A-Za-z_]\w*)$"), re.compile(rf"^(?P<v>[A-Za-z_]\w*)\s*(?P<op>>=|>)\s*(?P<k>{_INT})$")]
+_UPPER = [re.compile(rf"^(?P<v>[A-Za-z_]\w*)\s*(?P<op><=|<)\s*(?P<k>{_INT})$"), re.compile(rf"^(?P<k>{_INT})\s*(?P<op>>=|>)\s*(?P<v>[A-Za-z_]\w*)$")]
+
+
+def _int_of(text: str) -> int:
+    return int(text.replace("(", "").replace(")", "").replace(" ", ""))
+
+
+def _int_ranges(g: GoalInfo, width: int = 40) -> list[tuple[str, int, int]]:
+    """``(v, lo, hi)`` for ``Z`` variables bounded on both sides by numerals in the hypotheses
+    (``0 < x``, ``x <= 9``, ``1 <= x <= 9``), with at most ``width`` values in between."""
+    zs = set(g.vars_of("Z"))
+    lo: dict[str, int] = {}
+    hi: dict[str, int] = {}
+    facts = []
+    for h in g.hyps:
+        t = " ".join(h.type.split()).replace("%Z", "")
+        m = re.fullmatch(rf"({_INT})\s*(<=|<)\s*([A-Za-z_]\w*)\s*(<=|<)\s*({_INT})", t)
+        if m:
+            facts += [f"{m.group(1)} {m.group(2)} {m.group(3)}", f"{m.group(3)} {m.group(4)} {m.group(5)}"]
+        else:
+            facts += [part.strip() for part in t.split("/\\")]
+    for f in facts:
+        for pat in _LOWER:
+            m = pat.match(f)
+            if m and m.group("v") in zs:
+                k = _int_of(m.group("k")) + (1 if m.group("op") in ("<", ">") else 0)
+                lo[m.group("v")] = max(k, lo.get(m.group("v"), k))
+        for pat in _UPPER:
+            m = pat.match(f)
+            if m and m.group("v") in zs:
+                k = _int_of(m.group("k")) - (1 if m.group("op") in ("<", ">") else 0)
+                hi[m.group("v")] = min(k, hi.get(m.group("v"), k))
+    return [(v, lo[v], hi[v]) for v in lo if v in hi and 0 <= hi[v] - lo[v] < width]
+
+
+def _interval_split(v: str, lo: int, hi: int) -> str:
+    """Name every integer value of ``v`` in ``[lo, hi]`` and close each case."""
+    cases = " \\/ ".join(f"{v} = {k if k >= 0 else f'({k})'}" for k in range(lo, hi + 1))
+    close = "first [lia | nia | vm_compute; reflexivity | vm_compute in *; lia | simpl in *; congruence]"
+    return f"assert (Hc : {cases}) by lia; repeat destruct Hc as [Hc | Hc]; subst {v}; {close}"
 
 
 def _case_split(v: str, top: int) -> str:

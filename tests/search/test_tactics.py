@@ -233,3 +233,17 @@ def test_existential_goal_gets_witnesses_quotient_first():
     assert wit[0] == "exists ((n ^ 3 + 2 * n) / 3)" and "exists 0" in wit and "exists n" in wit
     _, steps = ROCQ.candidates("  ============================\n  Nat.divide 3 12", depth=0)
     assert "unfold Nat.divide, Z.divide in *" in tactics(steps)
+
+
+def test_bounded_integer_variables_get_an_interval_split():
+    goal = "  x, y : Z\n  H : 0 < x\n  H0 : x <= 4\n  H1 : -2 <= y <= 1\n  ============================\n  x * y <> 7"
+    closers, _ = ROCQ.candidates(goal, depth=0, ctx=ProblemContext(scope="Z_scope"))
+    splits = [c.tactic for c in closers if c.tag == "interval-split"]
+    assert splits[0].startswith("assert (Hc : x = 1 \\/ x = 2 \\/ x = 3 \\/ x = 4) by lia")
+    assert splits[1].startswith("assert (Hc : y = (-2) \\/ y = (-1) \\/ y = 0 \\/ y = 1) by lia")
+
+
+def test_logarithms_of_numerals_get_positivity_facts():
+    goal = "  ============================\n  ln 8 / ln 2 = 3"
+    _, steps = ROCQ.candidates(goal, depth=0, ctx=ProblemContext(scope="R_scope"))
+    assert "pose proof (ln_gt_0 2 ltac:(lra)); pose proof (ln_gt_0 8 ltac:(lra))" in tactics(steps)
