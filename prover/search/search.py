@@ -5,6 +5,8 @@ the cheapest open node, try the table's closers on it (cheap ones first, each wi
 timeout), then its steps; every tactic that changes the goals makes a child node whose
 priority is the parent's plus the candidate's prior cost plus a small penalty per open goal.
 Failing (goal, tactic) pairs are cached; states whose goal text was seen are dropped.
+When the queue is empty (or the expansion cap is hit) with budget left, a second pass retries
+the closers that timed out, with ``retry_factor`` times their timeout, cheapest node first.
 The first tactic-mode proof is re-checked by a fresh whole-file checker (``coqc``) before it
 is reported; a proof the checker rejects is recorded and the search goes on.
 
@@ -50,6 +52,9 @@ class SearchBudget(BaseModel):
     (``cpu_seconds`` of sessions that report it; steadier on a loaded machine). With ``cpu``
     the wall-clock time is still capped at ``wall_factor * seconds``."""
     wall_factor: float = 4.0
+    retry_factor: float = 4.0
+    """When every node is expanded and budget is left, closers that timed out are tried once more
+    with this factor on their timeout (cheapest node first); 0 turns the second pass off."""
     inner_timeout: float = 1.0
     """Cap on a closer's timeout below the root (whole seconds in Rocq)."""
     root_timeout_scale: float = 1.0
@@ -140,6 +145,8 @@ class _Search:
         self.failed: set[tuple[str, str]] = set()
         self.seen: set[str] = set()
         self.heap: list[_Node] = []
+        self.timeouts: list[tuple[_Node, Candidate]] = []
+        """Closers that ran out of time, for the second pass."""
         self.seq = itertools.count()
         self.attempts = 0
         self.expansions = 0
@@ -183,10 +190,33 @@ class _Search:
             self.on_attempt(att)
         if not att.ok:
             self.failed.add(key)
+            if att.timed_out and cand.kind == "close":
+                self.timeouts.append((node, cand))
             return None
         if not att.proved and _goal_key(att.goals) == key[0]:
             self.failed.add(key)  # no progress
             return None
+        return att
+
+    def retries(self):
+        """``(node, candidate)`` pairs of the second pass: timed-out closers, cheapest node first,
+        each with its timeout multiplied by ``retry_factor`` (capped by the budget left)."""
+        if self.budget.retry_factor <= 0:
+            return
+        for node, cand in sorted(self.timeouts, key=lambda nc: (nc[0].priority, nc[0].seq)):
+            if self.out_of_budget():
+                return
+            t = min(cand.timeout * self.budget.retry_factor, max(1.0, self.left()))
+            if t <= cand.timeout:
+                continue
+            yield node, cand.model_copy(update={"timeout": t})
+
+    def retry(self, node: _Node, cand: Candidate) -> Attempt:
+        att = try_candidate(self.s, node.state, cand, self.table)
+        self.attempts += 1
+        self.session_seconds += att.seconds
+        if self.on_attempt is not None:
+            self.on_attempt(att)
         return att
 
     def push(self, parent: _Node, cand: Candidate, att: Attempt) -> None:
@@ -275,6 +305,20 @@ def prove_goal(
                     break
             search.seen.add(_goal_key(root.goals))
             heapq.heappush(search.heap, root)
+            def finish(node: _Node, cand: Candidate) -> SearchResult | None:
+                """A tactic-mode proof: the result once the fresh checker accepts it, else None."""
+                script, tags = node.script + (table.proof_line(cand),), node.tags + (cand.tag,)
+                proof = _render_proof(table, script)
+                if not budget.recheck:
+                    return result(True, "proved (not re-checked)", proof, tags)
+                text = render_file(header, statement_code, proof, language)
+                fc = checker.check_file(text, timeout=budget.recheck_timeout)
+                acc["recheck_seconds"] += fc.cpu_seconds or fc.wall_seconds
+                if _accepted(fc):
+                    return result(True, "proved", proof, tags)
+                acc["rejected"] += 1
+                return None
+
             while search.heap and not search.out_of_budget() and search.expansions < budget.max_expansions:
                 node = heapq.heappop(search.heap)
                 search.expansions += 1
@@ -287,16 +331,11 @@ def prove_goal(
                     if not att.proved:
                         search.push(node, cand, att)
                         continue
-                    script, tags = node.script + (table.proof_line(cand),), node.tags + (cand.tag,)
-                    proof = _render_proof(table, script)
-                    if not budget.recheck:
-                        return result(True, "proved (not re-checked)", proof, tags)
-                    text = render_file(header, statement_code, proof, language)
-                    fc = checker.check_file(text, timeout=budget.recheck_timeout)
-                    acc["recheck_seconds"] += fc.cpu_seconds or fc.wall_seconds
-                    if _accepted(fc):
-                        return result(True, "proved", proof, tags)
-                    acc["rejected"] += 1
+                    if (done := finish(node, cand)) is not None:
+                        return done
+            for node, cand in search.retries():
+                if search.retry(node, cand).proved and (done := finish(node, cand)) is not None:
+                    return done
             return result(False, "budget" if search.out_of_budget() or search.heap else "exhausted")
     except ProofAssistantError as e:
         first = str(e).splitlines()[0][:200] if str(e) else ""

@@ -214,3 +214,35 @@ def test_hoist_requires_splits_imports_from_tactics():
     imports, rest = hoist_requires(proof)
     assert imports == "From Coq Require Import Lia Lra Psatz.\nFrom Coq Require Import ZArith."
     assert rest == "intros.\nchange 39500 with (Z.to_nat 39500%Z) in *.\nlia."
+
+
+class SlowCloserSession(ScriptedSession):
+    """``slow`` closes ``A`` only when given at least 4 seconds (``Timeout N``); less times out."""
+
+    def run_tactic(self, state, tactic, *, timeout=None):
+        m = re.match(r"^Timeout (\d+) \(slow\)\.$", tactic)
+        if m and int(m.group(1)) < 4:
+            self.uses += 1
+            self.calls.append((self.states[state], "slow"))
+            sid = len(self.states) + 1
+            self.states[sid] = self.states[state]
+            msg = Message(severity=Severity.ERROR, text="Timeout!")
+            return TacticOutcome(state=sid, goals=self.states[state], messages=(msg,), status=ProofStatus.ERROR)
+        return super().run_tactic(state, tactic, timeout=timeout)
+
+
+def _slow_run(budget):
+    rules = {("forall n, A /\\ B", "intros"): ("A",), ("A", "slow"): ()}
+
+    def factory(header):
+        return SlowCloserSession(header, rules, ("forall n, A /\\ B",))
+
+    return prove_goal(factory, "", "Theorem t : forall n, A /\\ B.", "rocq", budget, checker=AcceptAll(), table=tiny(closers=("slow",), steps=()))
+
+
+def test_timed_out_closers_get_a_second_pass_with_more_time():
+    res = _slow_run(SearchBudget(seconds=30))
+    assert res.proved and res.proof.splitlines() == ["intros.", "slow."]
+    assert res.attempts == 3  # intros, slow (1 s: timeout), slow again (4 s)
+    off = _slow_run(SearchBudget(seconds=30, retry_factor=0))
+    assert not off.proved and off.reason == "exhausted"
