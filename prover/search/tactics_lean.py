@@ -1,7 +1,9 @@
 """The Lean 4 tactic table (Mathlib tactics), on the same code path as Rocq's.
 
 No Lean toolchain exists on our machines: this table is checked only as text by the unit
-tests; which candidates pay off on Lean has not been measured.
+tests; which candidates pay off on Lean has not been measured. The number-theory families
+(closed modular arithmetic, remainder case splits, derived-bound splits, witnesses) mirror the
+Rocq table's, written with Mathlib's tactics (``norm_num``, ``omega``, ``interval_cases``, ``use``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,21 @@ def _lean_closers(g: GoalInfo) -> list[Candidate]:
         Candidate(tactic="field_simp; ring_nf", kind="close", timeout=2, tag="field_simp"),
         Candidate(tactic="tauto", kind="close", timeout=2, tag="tauto"),
     ]
+    if not g.hyps and re.search(r"%|\^", g.concl) and not re.search(r"[a-zA-Z_]", re.sub(r"\b(?:Nat|Int)\b", "", g.concl)):
+        # closed modular arithmetic: `(19^19 + 99^99) % 10 = 8`
+        c.append(Candidate(tactic="norm_num [Nat.pow_mod, Nat.add_mod, Nat.mul_mod, Int.add_emod, Int.mul_emod]", kind="close", timeout=3, tag="mod-compute"))
+    for v, k in _lean_mod_splits(g):
+        cases = " ∨ ".join(f"{v} % {k} = {i}" for i in range(k))
+        pats = " | ".join("h" for _ in range(k))
+        c.append(Candidate(
+            tactic=f"have hr : {cases} := (by omega); rcases hr with ({pats}) <;> simp [h, pow_succ, Nat.mul_mod, Nat.add_mod, Int.mul_emod, Int.add_emod]",
+            kind="close", timeout=3, tag="mod-cases",
+        ))
+    bounded = {v for v, _ in _lean_bounds(g)}
+    nums = [int(n) for h in g.hyps if "=" in h.type and "∀" not in h.type for n in re.findall(r"(?<![\w.])(\d+)(?![\w.])", h.type)]
+    top = max([n for n in nums if 2 <= n <= 100], default=0)
+    for v in [v for v in g.vars_of("ℕ") if v not in bounded and _NAME.match(v)][:2] if top else []:
+        c.append(Candidate(tactic=f"have hb : {v} ≤ {top} := (by nlinarith); interval_cases {v} <;> omega", kind="close", timeout=3, tag="bound-split"))
     xs = [v for v in g.vars_of("ℝ", "ℚ", "ℤ", "ℕ") if _NAME.match(v)][:4]
     if xs:
         hints = [f"sq_nonneg ({a} - {b})" for i, a in enumerate(xs) for b in xs[i + 1 :]] + [f"sq_nonneg {a}" for a in xs]
@@ -44,6 +61,9 @@ def _lean_steps(g: GoalInfo) -> list[Candidate]:
         s.append(Candidate(tactic="constructor", kind="step", cost=0.5, tag="constructor"))
     if any("∧" in h.type or h.type.startswith("∃") for h in g.hyps):
         s.append(Candidate(tactic="casesm* _ ∧ _, ∃ _, _", kind="step", cost=0.2, tag="destruct-and"))
+    if concl.startswith("∃"):
+        for i, w in enumerate(("0", "1", "2")):
+            s.append(Candidate(tactic=f"use {w}", kind="step", cost=0.5 + 0.1 * i, tag="witness"))
     s.append(Candidate(tactic="subst_vars", kind="step", cost=0.3, tag="subst"))
     s.append(Candidate(tactic="norm_num at *", kind="step", cost=0.8, tag="norm_num-at"))
     s.append(Candidate(tactic="field_simp at *", kind="step", cost=0.8, tag="field_simp-at"))
@@ -53,6 +73,19 @@ def _lean_steps(g: GoalInfo) -> list[Candidate]:
     for v, top in _lean_bounds(g):
         s.append(Candidate(tactic=f"interval_cases {v} <;> omega", kind="close", timeout=3, tag="interval_cases"))
     return s
+
+
+def _lean_mod_splits(g: GoalInfo, limit: int = 2) -> list[tuple[str, int]]:
+    """``(v, k)`` for a variable under ``% k`` (``k`` 2..12) in a nonlinear conclusion."""
+    if not re.search(r"\^|\*", g.concl):
+        return []
+    out: list[tuple[str, int]] = []
+    for m in re.finditer(r"%\s*(\d+)\b", g.concl):
+        k = int(m.group(1))
+        for v in g.vars_of("ℕ", "ℤ"):
+            if 2 <= k <= 12 and _NAME.match(v) and re.search(rf"\b{re.escape(v)}\b", g.concl[: m.start()]) and (v, k) not in out:
+                out.append((v, k))
+    return out[:limit]
 
 
 def _lean_bounds(g: GoalInfo) -> list[tuple[str, int]]:

@@ -247,3 +247,17 @@ def test_logarithms_of_numerals_get_positivity_facts():
     goal = "  ============================\n  ln 8 / ln 2 = 3"
     _, steps = ROCQ.candidates(goal, depth=0, ctx=ProblemContext(scope="R_scope"))
     assert "pose proof (ln_gt_0 2 ltac:(lra)); pose proof (ln_gt_0 8 ltac:(lra))" in tactics(steps)
+
+
+def test_lean_table_mirrors_the_number_theory_families():
+    lean = get_table("lean")
+    closers, _ = lean.candidates("⊢ (19 ^ 19 + 99 ^ 99) % 10 = 8", depth=0)
+    assert "mod-compute" in [c.tag for c in closers]
+    closers, _ = lean.candidates("a : ℤ\n⊢ a ^ 2 % 4 = 0 ∨ a ^ 2 % 4 = 1", depth=0)
+    split = next(c.tactic for c in closers if c.tag == "mod-cases")
+    assert split.startswith("have hr : a % 4 = 0 ∨ a % 4 = 1 ∨ a % 4 = 2 ∨ a % 4 = 3 := (by omega); rcases hr")
+    assert "\n" not in split  # one line: the proof renderer indents every line
+    closers, _ = lean.candidates("x y : ℕ\nh : x + y + x * y = 80\n⊢ x = 26", depth=0)
+    assert any(c.tactic.startswith("have hb : x ≤ 80 := (by nlinarith); interval_cases x") for c in closers)
+    _, steps = lean.candidates("n : ℕ\n⊢ ∃ k, n ^ 3 + 2 * n = 3 * k", depth=0)
+    assert "use 0" in [s.tactic for s in steps]
