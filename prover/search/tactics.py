@@ -245,6 +245,11 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
     if root and d.integer and not d.real:
         for v, lo, hi in _int_ranges(g)[:2]:
             add(_interval_split(v, lo, hi), 3, tag="interval-split")
+    m = re.fullmatch(r"\s*(\d+)\s*<=\s*([A-Za-z_]\w*)\s*|\s*([A-Za-z_]\w*)\s*>=\s*(\d+)\s*", concl)
+    if m and d.natural and not d.real and not d.integer:
+        k, v = (int(m.group(1)), m.group(2)) if m.group(1) else (int(m.group(4)), m.group(3))
+        if v in g.vars_of("nat") and 1 <= k <= 400:
+            add(_below_split(v, k), 3, tag="least-split")
     if root and (d.natural or d.integer) and not d.real:
         for v, top in _derived_bounds(g):
             add(f"assert ({v} <= {top}) by nia; do {top + 1} (destruct {v} as [|{v}]; [first [lia | nia] | ]); lia", 3, tag="bound-split")
@@ -641,7 +646,7 @@ def _witnesses(g: GoalInfo, d: Domain, limit: int = 8) -> list[str]:
 _BOUND = re.compile(r"^(?P<v>[A-Za-z_]\w*)\s*(?P<op><=|<)\s*(?P<k>\d+)$|^(?P<k2>\d+)\s*(?P<op2>>=|>)\s*(?P<v2>[A-Za-z_]\w*)$")
 
 
-def _small_bounds(g: GoalInfo, limit: int = 40) -> list[tuple[str, int]]:
+def _small_bounds(g: GoalInfo, limit: int = 100) -> list[tuple[str, int]]:
     nats = set(g.vars_of("nat"))
     out = []
     for h in g.hyps:
@@ -699,6 +704,12 @@ def _interval_split(v: str, lo: int, hi: int) -> str:
     cases = " \\/ ".join(f"{v} = {k if k >= 0 else f'({k})'}" for k in range(lo, hi + 1))
     close = "first [lia | nia | vm_compute; reflexivity | vm_compute in *; lia | simpl in *; congruence]"
     return f"assert (Hc : {cases}) by lia; repeat destruct Hc as [Hc | Hc]; subst {v}; {close}"
+
+
+def _below_split(v: str, k: int) -> str:
+    """``k <= v`` (a "least such n" goal): refute each value ``v = 0 .. k-1`` by computation."""
+    close = "first [lia | vm_compute in *; lia | simpl in *; lia | vm_compute in *; congruence]"
+    return f"assert (Hc : {v} < {k} \\/ {k} <= {v}) by lia; destruct Hc as [Hlt | Hge]; [do {k} (destruct {v} as [|{v}]; [{close} | ]); lia | lia]"
 
 
 def _case_split(v: str, top: int) -> str:
