@@ -13,8 +13,12 @@ Shared per-token surrogate (PPO clip, with truncated importance sampling and opt
     kl_t  = exp(ref_t - logp_t) - (ref_t - logp_t) - 1          (k3 estimator, when kl_coef > 0)
     x_t   = pg_t + kl_coef * kl_t
     loss  = aggregate(x) + pos_nll_coef * mean over tokens of correct samples of (-logp_t)
+            - entropy_coef * aggregate(H)                       (H_t: entropy of the step's action
+                                                                 distribution, with gradient)
 Aggregation differs: GRPO averages tokens within a sequence, then sequences; DAPO averages
 over all tokens of the batch; Dr.GRPO sums tokens and divides by batch * a constant length.
+The entropy bonus uses the same aggregation as the policy-gradient term, so its weight
+relative to that term does not depend on the algorithm.
 Advantages: GRPO and DAPO use (r - mean) / (std + eps) with the unbiased std (n - 1) of the
 group; Dr.GRPO uses r - mean. Refs: DeepSeekMath (GRPO), DAPO (Yu et al. 2025), Dr.GRPO (Liu
 et al. 2025), Seed-Thinking-v1.5 / VAPO (positive-example LM loss), Yao et al. 2025 (TIS).
@@ -38,6 +42,7 @@ class LossInputs:
     mask: torch.Tensor  # [B, T] 1 for real tokens
     positive: torch.Tensor  # [B] bool: sample earned the full reward
     ref_logp: torch.Tensor | None = None  # [B, T] reference policy (KL)
+    entropy: torch.Tensor | None = None  # [B, T] current policy's per-token entropy, with gradient
 
 
 @dataclass
@@ -100,6 +105,8 @@ class Algorithm:
             if pm.sum() > 0:
                 pos_nll = -(inp.logp * pm).sum() / pm.sum()
                 loss = loss + cfg.pos_nll_coef * pos_nll
+        if cfg.entropy_coef > 0 and inp.entropy is not None:
+            loss = loss - cfg.entropy_coef * self.aggregate(inp.entropy, m)
         n = m.sum().clamp(min=1.0)
         was_clipped = ((ratio * adv) > (clipped * adv)).float()  # min chose the clipped branch
         stats = {

@@ -16,7 +16,9 @@ results databases and reports:
 - Policy: ``PROVER_RL_CHECKPOINT`` names a run directory or its ``checkpoint/state.pt``; the
   run's ``config.json`` (next to ``checkpoint/``) rebuilds the model. With
   ``PROVER_RL_POLICY=init`` the model is the run's random initialisation (same seed as its step
-  0) instead of the checkpoint, for an untrained baseline. Loaded once per process and cached.
+  0) instead of the checkpoint, for an untrained baseline. ``PROVER_RL_TEMPERATURE`` (a
+  number > 0) samples at that temperature instead of the run's ``sampler.temperature``.
+  Loaded once per process and cached per (checkpoint, policy, temperature).
 - Prompt: ``rl.env.render_prompt`` on the statement parsed by ``lean_tools.source.parse_source``
   (the form the policy was trained on). Rocq only; a Lean problem is a ``failed`` result.
 - Budget: ``request.timeout_s`` is a wall-clock budget in seconds. The attempt samples batches
@@ -48,6 +50,7 @@ from pathlib import Path
 ENV_CHECKPOINT = "PROVER_RL_CHECKPOINT"
 ENV_POLICY = "PROVER_RL_POLICY"
 ENV_BATCH = "PROVER_RL_BATCH"
+ENV_TEMPERATURE = "PROVER_RL_TEMPERATURE"
 STALL_ROUNDS = 20
 VERDICT_TIMEOUT_S = 60.0
 DEFAULT_FAMILIES = ("eval_nat", "lin_nat", "lin_z", "ring_q", "taut", "conj")
@@ -81,7 +84,7 @@ def export(out: str | Path, *, split: str = "heldout", n: int = 30, seed: int = 
 
 
 # -- policy ----------------------------------------------------------------------------------
-_POLICIES: dict[tuple[str, str], object] = {}
+_POLICIES: dict[tuple[str, str, float | None], object] = {}
 _SESSIONS: dict[str, object] = {}
 
 
@@ -98,13 +101,30 @@ def _run_dir(ref: str) -> tuple[Path, Path]:
     raise PolicyLoadError(f"{ENV_CHECKPOINT}={ref!r}: no such file or directory")
 
 
-def load_policy(ref: str, mode: str = "trained"):
-    """A ``TorchSampler`` over the run's model (cached per process by (ref, mode))."""
-    key = (str(ref), mode)
+def temperature_from_env() -> float | None:
+    """``PROVER_RL_TEMPERATURE`` as a number > 0, or None when unset; PolicyLoadError when invalid."""
+    raw = os.environ.get(ENV_TEMPERATURE, "").strip()
+    if not raw:
+        return None
+    try:
+        t = float(raw)
+    except ValueError:
+        t = float("nan")
+    if not t > 0:
+        raise PolicyLoadError(f"{ENV_TEMPERATURE} must be a number > 0, not {raw!r}")
+    return t
+
+
+def load_policy(ref: str, mode: str = "trained", temperature: float | None = None):
+    """A ``TorchSampler`` over the run's model, sampling at ``temperature`` (default: the run's
+    ``sampler.temperature``); cached per process by (ref, mode, temperature)."""
+    key = (str(ref), mode, temperature)
     if key in _POLICIES:
         return _POLICIES[key]
     if mode not in ("trained", "init"):
         raise PolicyLoadError(f"{ENV_POLICY} must be 'trained' or 'init', not {mode!r}")
+    if temperature is not None and not temperature > 0:
+        raise PolicyLoadError(f"temperature must be > 0, not {temperature!r}")
     import torch
 
     from .config import from_dict
@@ -126,7 +146,8 @@ def load_policy(ref: str, mode: str = "trained"):
         model.load_state_dict(state["model"])
     model.eval()
     sampler = TorchSampler(model, max_prompt_chars=cfg.model.max_prompt_chars,
-                           max_new_tokens=cfg.sampler.max_new_tokens, temperature=cfg.sampler.temperature,
+                           max_new_tokens=cfg.sampler.max_new_tokens,
+                           temperature=cfg.sampler.temperature if temperature is None else temperature,
                            keep=1, seed=cfg.trainer.seed, device="cpu", end_bias=cfg.model.end_bias)
     sampler.push(model.state_dict(), 0)
     _POLICIES[key] = sampler
@@ -179,7 +200,7 @@ def policy_attempt(problem, request):
     ref = os.environ.get(ENV_CHECKPOINT)
     if not ref:
         raise PolicyLoadError(f"set {ENV_CHECKPOINT} to a prover-train run directory or its checkpoint/state.pt")
-    sampler = load_policy(ref, os.environ.get(ENV_POLICY, "trained"))
+    sampler = load_policy(ref, os.environ.get(ENV_POLICY, "trained"), temperature_from_env())
     batch = max(1, int(os.environ.get(ENV_BATCH, "8")))
     src = parse_source(problem.text, "rocq", theorem=problem.theorem)
     rp = Problem(id=problem.id, family="bench", difficulty=0, split="bench", header=src.header.strip(),

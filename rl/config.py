@@ -76,6 +76,9 @@ class AlgorithmConfig(_Section):
     """Truncated importance sampling: weight min(pi_old/pi_sampler, cap). None: off."""
     kl_coef: float = Field(0.0, ge=0.0)
     """KL to a frozen reference policy (k3 estimator). 0: no reference model is kept."""
+    entropy_coef: float = Field(0.0, ge=0.0)
+    """Entropy bonus: ``entropy_coef`` x the policy's per-token entropy (aggregated like the
+    policy-gradient term) is subtracted from the loss, against entropy collapse. 0: off."""
 
     @property
     def eps_high_value(self) -> float:
@@ -134,8 +137,17 @@ class CurriculumConfig(_Section):
 
 
 class EnvConfig(_Section):
+    loop: Literal["tactic", "agent"] = "tactic"
+    """tactic: ``rl.env``'s own loop (each turn's script gets the verifier's verdict, its first
+    error is fed back). agent: each episode is the prover's ``prover.agent.LemmaAgent`` with the
+    policy as its chat model (``rl.agent_env``); tool results are fed back, and the reward is the
+    verifier's full verdict on the agent's final proof."""
     max_turns: int = Field(1, ge=1)
-    """Turns per episode; after a failed attempt the checker's first error is fed back."""
+    """Turns per episode (loop = agent: the agent's model turns); after a failed attempt the
+    checker's first error is fed back."""
+    agent_wall_s: float = Field(120.0, gt=0.0)
+    """loop = agent: wall-clock budget of one episode's agent (``prover`` budget ``wall_s``); an
+    episode that spends it stops and its last script gets the verdict."""
     check_timeout: float = Field(30.0, gt=0.0)
     prescreen: bool = True
     """Reject candidates that fail in a warm coqtop session before the full verdict (a

@@ -1,4 +1,7 @@
-"""Episodes: the policy's agent loop on one problem, rewarded by the full verdict.
+"""Episodes: the policy's own tactic loop on one problem, rewarded by the full verdict.
+
+This is ``env.loop = "tactic"`` (the default); ``rl.agent_env`` runs the prover's agent loop
+instead (``env.loop = "agent"``). Both return the same ``Episode`` records.
 
 One episode = up to ``max_turns`` turns. Each turn the policy reads the prompt (the goal
 statement - never the theorem's name, which would leak the family - plus, after a failed
@@ -32,10 +35,30 @@ from .verifier import Verifier
 
 
 def render_prompt(problem: Problem, history: list[tuple[str, str]]) -> str:
+    """``Goal <statement>.`` and one ``(* tried: <script> => <error> *)`` line per failed turn.
+
+    The theorem's name never appears: Rocq names the proof in some errors ("(in proof
+    taut_...): Attempt to save an incomplete proof"), so it is replaced by ``goal`` there."""
     lines = [f"Goal {problem.statement}."]
     for script, error in history:
-        lines.append(f"(* tried: {script} => {error[:80]} *)")
+        lines.append(f"(* tried: {script} => {error.replace(problem.name, 'goal')[:80]} *)")
     return "\n".join(lines)
+
+
+def shaped_reward(cfg: EnvConfig, verifier, problem: Problem, script: str, verdict: Verdict, turn: int) -> float:
+    """The episode reward for a final ``script`` (tried on turn ``turn``) and its verdict.
+
+    1.0 exactly when the verdict accepts (less under ``turn_penalty``); a rejected script earns
+    0.0, or under ``goal_credit`` at most ``goal_credit_weight`` < 1, so no shaping lets a
+    rejected script tie a proof."""
+    if not verdict.accepted:
+        progress = getattr(verifier, "progress", None)
+        if cfg.shaping == "goal_credit" and progress is not None:
+            return cfg.goal_credit_weight * progress(problem, script)
+        return 0.0
+    if cfg.shaping == "turn_penalty":
+        return max(0.0, 1.0 - 0.1 * (turn - 1))
+    return 1.0
 
 
 class Environment:
@@ -46,14 +69,10 @@ class Environment:
         self.streaming = streaming
 
     def _reward(self, problem: Problem, script: str, verdict: Verdict, turn: int) -> float:
-        if not verdict.accepted:
-            progress = getattr(self.verifier, "progress", None)
-            if self.cfg.shaping == "goal_credit" and progress is not None:
-                return self.cfg.goal_credit_weight * progress(problem, script)
-            return 0.0
-        if self.cfg.shaping == "turn_penalty":
-            return max(0.0, 1.0 - 0.1 * (turn - 1))
-        return 1.0
+        return shaped_reward(self.cfg, self.verifier, problem, script, verdict, turn)
+
+    def close(self) -> None:
+        """Nothing to release: the verifier's sessions belong to the verifier."""
 
     def run_group(self, problem: Problem, n: int, *, seed: int | None = None,
                   latest_version: Callable[[], int] | None = None) -> list[Episode]:

@@ -82,7 +82,14 @@ class Job:
             verifier = Verifier(mode=cfg.env.verifier, prescreen=cfg.env.prescreen, cache=cfg.env.cache_verdicts,
                                 timeout=cfg.env.check_timeout, remote_check=remote)
         self.verifier = verifier
-        self.env = Environment(verifier, self.sampler, cfg.env, streaming=cfg.async_.streaming)
+        if cfg.env.loop == "agent":
+            from .agent_env import AgentEnvironment
+
+            # Up to 4 warm sessions per rollout thread: one per curriculum header, so they rarely evict each other.
+            self.env = AgentEnvironment(verifier, self.sampler, cfg.env, streaming=cfg.async_.streaming,
+                                        max_sessions=min(16, 4 * cfg.async_.rollout_workers))
+        else:
+            self.env = Environment(verifier, self.sampler, cfg.env, streaming=cfg.async_.streaming)
         self.version = 0
         self.step = 0
         self.pool = ThreadPoolExecutor(cfg.async_.rollout_workers, thread_name_prefix="sync-rollout")
@@ -116,6 +123,12 @@ class Job:
                 "seconds": time.perf_counter() - t0}
 
 
+def trainable(e: Episode) -> bool:
+    """An episode the trainer may learn from: it has turns and ended without an error (an
+    interrupted or crashed episode's reward says nothing about its actions)."""
+    return bool(e.turns) and e.error is None
+
+
 def group_to_samples(job: Job, episodes: list[Episode]):
     """Algorithm hooks turn one group into ``TrainSample``s; returns (samples, kept)."""
     import torch
@@ -123,7 +136,7 @@ def group_to_samples(job: Job, episodes: list[Episode]):
     from .policy import END
     from .trainer import TrainSample
 
-    valid = [e for e in episodes if e.turns and not (e.error or "").startswith("interrupted")]
+    valid = [e for e in episodes if trainable(e)]
     if len(valid) < 2:
         return [], False
     alg = job.algorithm
@@ -207,7 +220,7 @@ def _account(job: Job, problem: Problem, eps: list[Episode], stats: dict, groups
     samples, kept = group_to_samples(job, eps)
     if kept:
         groups.append(samples)
-    elif len([e for e in eps if e.turns and not (e.error or "").startswith("interrupted")]) >= 2:
+    elif sum(trainable(e) for e in eps) >= 2:
         stats["dropped_uniform"] += 1
 
 
@@ -302,6 +315,7 @@ def train(cfg: RLConfig, output_dir: str | Path, *, verifier=None, log=print) ->
             workers.stop()
         writer.close()
         job.pool.shutdown(wait=True)
+        job.env.close()
         close = getattr(job.verifier, "close", None)
         if close is not None and verifier is None:
             close()

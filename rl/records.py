@@ -88,6 +88,9 @@ class Episode(_Record):
     """Weights changed while this episode ran and it finished on its older snapshot."""
     gen_seconds: float = 0.0
     check_seconds: float = 0.0
+    stop_reason: str = ""
+    """Agent-loop episodes only: why the agent stopped ("agent claimed a proof", its
+    ``LemmaResult.reason``, or a spent budget). Never decides the reward."""
 
 
 class StepMetrics(_Record):

@@ -86,7 +86,7 @@ class Trainer:
                 logp, ent = score(self.model, sub, self.temperature, self.end_bias)
                 out = self.algorithm.loss(LossInputs(
                     logp=logp, old_logp=old[ix], sampler_logp=samp[ix], advantages=adv[ix], mask=sub.mask,
-                    positive=pos[ix], ref_logp=ref[ix] if ref is not None else None,
+                    positive=pos[ix], ref_logp=ref[ix] if ref is not None else None, entropy=ent,
                 ))
                 self.opt.zero_grad(set_to_none=True)
                 out.loss.backward()

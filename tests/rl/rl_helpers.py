@@ -38,3 +38,26 @@ class RuleVerifier:
                        source="rule", fresh_checks=1)
 
 
+
+
+class ForcedSampler:
+    """A sampler test double: turn t of an episode emits the script ``scripts[t - 1]`` (the last
+    one again after that), t read from the prompt's ``(* tried:`` lines. Every token's log-prob
+    is -1.0; completions end with the end token."""
+
+    def __init__(self, scripts, version=0):
+        from rl.policy import ACTIONS
+
+        self.actions = [tuple(ACTIONS.index(t.strip() + ".") for t in s.split(".") if t.strip()) for s in scripts]
+        self.version = version
+        self.prompts = []
+
+    def sample(self, prompts, version=None, seed=None):
+        from rl.samplers import Completion
+
+        self.prompts.extend(prompts)
+        out = []
+        for p in prompts:
+            acts = self.actions[min(p.count("(* tried:"), len(self.actions) - 1)]
+            out.append(Completion(acts, (-1.0,) * (len(acts) + 1), True))
+        return (self.version if version is None else version), out

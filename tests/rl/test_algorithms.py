@@ -110,3 +110,26 @@ def test_positive_example_nll():
     # no positive samples: the term is absent
     x2 = inputs([[lq]], old=[[lq]], adv=(0.0,), positive=(False,))
     assert alg("grpo", pos_nll_coef=0.1).loss(x2).loss.item() == pytest.approx(0.0)
+
+
+def test_entropy_bonus():
+    # A = 0, ratio 1: only the bonus. mask [[1,0],[1,1]], H = [[1.0, 9.0], [0.2, 0.4]] (9.0 is masked out).
+    # grpo: per-sequence means (1.0, 0.3) -> 0.65; coef 0.1 -> loss -0.065
+    # dapo: token mean (1.0 + 0.2 + 0.4) / 3 = 0.533333 -> loss -0.0533333
+    # dr_grpo: token sum 1.6 / (2 seqs * 4) = 0.2 -> loss -0.02
+    def run(t, coef=0.1):
+        x = inputs([[0.0, 0.0], [0.0, 0.0]], adv=(0.0, 0.0), mask=[[1, 0], [1, 1]], positive=(False, False))
+        x.entropy = torch.tensor([[1.0, 9.0], [0.2, 0.4]], requires_grad=True)
+        out = alg(t, max_new_tokens=4, tis_cap=None, entropy_coef=coef).loss(x)
+        return out, x
+
+    assert run("grpo")[0].loss.item() == pytest.approx(-0.065)
+    assert run("dapo")[0].loss.item() == pytest.approx(-0.0533333, abs=1e-6)
+    assert run("dr_grpo")[0].loss.item() == pytest.approx(-0.02)
+    # the gradient raises entropy: d loss / d H = -coef * 0.5 (seq 1 token) and -coef * 0.25 (seq 2 tokens, grpo)
+    out, x = run("grpo")
+    out.loss.backward()
+    assert torch.allclose(x.entropy.grad, torch.tensor([[-0.05, 0.0], [-0.025, -0.025]]))
+    # off by default (coef 0), and absent when no entropy is passed
+    assert run("grpo", coef=0.0)[0].loss.item() == pytest.approx(0.0)
+    assert alg("grpo", entropy_coef=0.1, tis_cap=None).loss(inputs([[0.0]], adv=(0.0,))).loss.item() == 0.0

@@ -121,3 +121,17 @@ def test_policy_attempt_against_real_rocq(tiny_run, two_problems, monkeypatch):
             assert res.checker_cpu_s > 0
         else:
             assert res.proof is None and res.wall_s >= 3.0
+
+
+def test_policy_temperature_from_the_environment(tiny_run, monkeypatch):
+    monkeypatch.delenv(bench.ENV_TEMPERATURE, raising=False)
+    assert bench.temperature_from_env() is None
+    monkeypatch.setenv(bench.ENV_TEMPERATURE, "1.5")
+    assert bench.temperature_from_env() == 1.5
+    hot = bench.load_policy(str(tiny_run), "trained", 1.5)
+    assert hot.temperature == 1.5 and hot is not bench.load_policy(str(tiny_run), "trained")
+    assert bench.load_policy(str(tiny_run), "trained").temperature == 1.0  # the run's sampler.temperature
+    for bad in ("0", "-1", "hot"):
+        monkeypatch.setenv(bench.ENV_TEMPERATURE, bad)
+        with pytest.raises(bench.PolicyLoadError, match=bench.ENV_TEMPERATURE):
+            bench.temperature_from_env()

@@ -38,6 +38,18 @@ def test_overrides_nested_and_typed():
     assert cfg.model.dropout == 0.1
 
 
+def test_new_knobs_default_to_the_old_behaviour():
+    cfg = from_dict({})
+    assert cfg.env.loop == "tactic" and cfg.algorithm.entropy_coef == 0.0
+    agent = load_config(ROOT / "rl/configs/agent_loop_cpu.toml")
+    assert agent.env.loop == "agent" and agent.env.max_turns > 1
+    ent = load_config(ROOT / "rl/configs/cpu_demo_entropy.toml")
+    demo = load_config(ROOT / "rl/configs/cpu_demo.toml")
+    assert ent.algorithm.entropy_coef > 0
+    # the same run as cpu_demo apart from the bonus (and where it writes)
+    assert ent.model_copy(update={"algorithm": demo.algorithm, "output": demo.output}) == demo
+
+
 def test_algorithm_defaults_follow_type():
     assert from_dict({"algorithm": {"type": "grpo"}}).algorithm.eps_high_value == 0.2
     assert not from_dict({"algorithm": {"type": "grpo"}}).algorithm.dynamic_sampling_on
@@ -52,6 +64,9 @@ def test_algorithm_defaults_follow_type():
         (["algorithm.type=ppo"], "algorithm.type"),
         (["no_equals_sign"], "key.sub=value"),
         (["sampler.type=vllm"], "vllm"),
+        (["env.loop=chat"], "env.loop"),
+        (["algorithm.entropy_coef=-0.1"], "algorithm.entropy_coef"),
+        (["env.agent_wall_s=0"], "env.agent_wall_s"),
     ],
 )
 def test_bad_overrides_are_one_line_errors(overrides, needle):

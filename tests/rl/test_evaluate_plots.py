@@ -27,3 +27,16 @@ def test_plots_from_a_run(tmp_path):
     assert [p.name for p in paths] == ["learning_curve.png", "time_split.png"]
     assert all(p.stat().st_size > 1000 for p in paths)
     assert main([str(tmp_path / "nothing")]) == 2
+
+
+def test_evaluate_temperature_override(tmp_path, capsys):
+    from rl.evaluate import main, sweep
+
+    train(cfg(trainer__steps=1), tmp_path, verifier=RuleVerifier(), log=lambda *_: None)
+    cold = sweep(tmp_path, 4, [1, 4], temperature=1e-6, verifier=RuleVerifier())
+    assert cold["temperature"] == 1e-6 and (tmp_path / "passk_T1e-06.json").is_file()
+    # greedy in effect: the 4 samples of a problem agree, so pass@4 = pass@1
+    for label in ("init", "trained"):
+        assert cold[label]["pass@4"] == pytest.approx(cold[label]["pass@1"])
+    assert main([str(tmp_path), "--samples", "2", "--ks", "1", "--temperature", "0"]) == 2
+    assert "--temperature must be > 0" in capsys.readouterr().err

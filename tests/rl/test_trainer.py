@@ -51,3 +51,21 @@ def test_positive_advantage_raises_and_negative_lowers_logprob():
         tr.step(samples)
     assert sum(_logp(tr, "Goal y.", good)) > before_g + 0.1
     assert sum(_logp(tr, "Goal y.", bad)) < before_b - 0.1
+
+
+def test_entropy_bonus_raises_policy_entropy():
+    """With zero advantages only the bonus moves the policy: its entropy on the batch goes up."""
+    from rl.trainer import Trainer
+
+    def entropy_after(coef):
+        torch.manual_seed(0)
+        model = build_model(ModelConfig(type="tiny_gru", d_model=16, n_layers=1, max_prompt_chars=32), 3)
+        tr = Trainer(model, build_algorithm(AlgorithmConfig(type="grpo", tis_cap=None, entropy_coef=coef), 3),
+                     TrainerConfig(lr=1e-2), max_prompt_chars=32, end_bias=3.0)
+        lp = _logp(tr, "Goal z.", [LIA, TAUTO, 0])
+        s = TrainSample("Goal z.", (LIA, TAUTO, 0), tuple(lp), 0.0, False)
+        return [tr.step([s, s])["entropy"] for _ in range(6)]
+
+    plain, bonus = entropy_after(0.0), entropy_after(0.5)
+    assert plain[0] == bonus[0]  # same start
+    assert bonus[-1] > bonus[0] + 0.01 and abs(plain[-1] - plain[0]) < 1e-6
