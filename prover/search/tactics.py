@@ -596,6 +596,9 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         if m and not _defined_function(h.type):
             n = h.names[0]
             add("; ".join(f"pose proof ({n} ({k}))" for k in ("0", "1", "-1", "2")), 0.8, tag="instantiate")
+    if d.real:
+        for tac in _shifted_instances(g):
+            add(tac, 0.6, tag="shift-eval")
     if re.search(r"\b(?:Nat|Z)\.divide\b|\(\s*\d+\s*\|", concl):
         add("unfold Nat.divide, Z.divide in *", 0.3, tag="unfold-divide")
     for i, w in enumerate(_witnesses(g, d)):
@@ -640,6 +643,37 @@ def _witnesses(g: GoalInfo, d: Domain, limit: int = 8) -> list[str]:
         out += [v for v in g.vars_of(typ) if _NAME.match(v) and v not in out]
     if (typ in ("Z", "R") or (not typ and (d.integer or d.real))) and "-1" not in out:
         out.insert(3, "(-1)")
+    return out[:limit]
+
+
+_SHIFTED = re.compile(
+    r"^forall\s+(?P<x>\w+)\s*:\s*R\s*,\s*(?P<f>[A-Za-z_]\w*)\s*\(\s*(?:"
+    r"(?P=x)\s*(?P<op>[+-])\s*(?P<c>\d+(?:\s*/\s*\d+)?)|(?P<k>\d+)\s*\*\s*(?P=x))\s*\)\s*=\s*(?P<rhs>.+)$"
+)
+
+
+def _shifted_instances(g: GoalInfo, limit: int = 2) -> list[str]:
+    """For ``forall x : R, f (x + c) = ...`` (or ``x - c``, ``k * x``): instances at the points
+    where ``f``'s argument is 0, 1 or a numeral ``f`` is applied to elsewhere, with the argument
+    rewritten to that numeral (``f (1 - 3 + 3)`` -> ``f 1``) so the definitional hypotheses apply."""
+    out = []
+    for h in g.hyps:
+        m = _SHIFTED.match(" ".join(h.type.split()))
+        if not m:
+            continue
+        f, name = m.group("f"), h.names[0]
+        others = g.all_text.replace(h.type, "")
+        targets = ["0", "1"] + [t for t in re.findall(rf"\b{re.escape(f)}\s+(\d+)\b", others) if t not in ("0", "1")]
+        steps = []
+        for i, t in enumerate(dict.fromkeys(targets)):
+            if m.group("k"):
+                x0, arg = f"({t} / {m.group('k')})", f"({m.group('k')} * ({t} / {m.group('k')}))"
+            else:
+                inv = "-" if m.group("op") == "+" else "+"
+                x0 = f"({t} {inv} ({m.group('c')}))"
+                arg = f"({t} {inv} ({m.group('c')}) {m.group('op')} {m.group('c')})"
+            steps.append(f"pose proof ({name} {x0}) as Hs{i}; replace {arg} with {t} in Hs{i} by lra")
+        out.append("; ".join(steps[:4]))
     return out[:limit]
 
 

@@ -261,3 +261,14 @@ def test_lean_table_mirrors_the_number_theory_families():
     assert any(c.tactic.startswith("have hb : x ≤ 80 := (by nlinarith); interval_cases x") for c in closers)
     _, steps = lean.candidates("n : ℕ\n⊢ ∃ k, n ^ 3 + 2 * n = 3 * k", depth=0)
     assert "use 0" in [s.tactic for s in steps]
+
+
+def test_shifted_function_hypothesis_is_instantiated_at_integer_points():
+    goal = (
+        "  a, b, c : R\n  f : R -> R\n  H : forall x : R, f (x - 2) = 5 * x\n"
+        "  H0 : forall x : R, f x = a * x + b\n  H1 : f 7 = c\n  ============================\n  a + b = 15"
+    )
+    _, steps = ROCQ.candidates(goal, depth=0, ctx=ProblemContext(scope="R_scope"))
+    inst = next(s.tactic for s in steps if s.tag == "shift-eval")
+    assert inst.startswith("pose proof (H (0 + (2))) as Hs0; replace (0 + (2) - 2) with 0 in Hs0 by lra")
+    assert "pose proof (H (7 + (2))) as Hs2; replace (7 + (2) - 2) with 7 in Hs2 by lra" in inst
