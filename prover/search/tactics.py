@@ -597,6 +597,16 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
             n = h.names[0]
             add("; ".join(f"pose proof ({n} ({k}))" for k in ("0", "1", "-1", "2")), 0.8, tag="instantiate")
     if d.real:
+        pw = list(dict.fromkeys(re.findall(r"\bRpower\s+(\d+|\(\d+\s*/\s*\d+\))\s+(\d+)\b", g.all_text)))[:3]
+        if pw:
+            add(
+                "; ".join(
+                    f"assert (Hp{i} : Rpower {a} {k} = {a} ^ {k}) by (rewrite <- Rpower_pow by lra; f_equal; simpl; lra); rewrite ?Hp{i} in *"
+                    for i, (a, k) in enumerate(pw)
+                ),
+                0.3,
+                tag="rpower-eval",
+            )
         for tac in _shifted_instances(g):
             add(tac, 0.6, tag="shift-eval")
     if re.search(r"\b(?:Nat|Z)\.divide\b|\(\s*\d+\s*\|", concl):

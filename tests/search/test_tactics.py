@@ -272,3 +272,11 @@ def test_shifted_function_hypothesis_is_instantiated_at_integer_points():
     inst = next(s.tactic for s in steps if s.tag == "shift-eval")
     assert inst.startswith("pose proof (H (0 + (2))) as Hs0; replace (0 + (2) - 2) with 0 in Hs0 by lra")
     assert "pose proof (H (7 + (2))) as Hs2; replace (7 + (2) - 2) with 7 in Hs2 by lra" in inst
+
+
+def test_real_powers_with_numeral_exponents_become_pow():
+    goal = "  b : R\n  H : Rpower 4 b + Rpower 2 3 = 12\n  ============================\n  b = 1"
+    _, steps = ROCQ.candidates(goal, depth=0, ctx=ProblemContext(scope="R_scope"))
+    ev = next(s.tactic for s in steps if s.tag == "rpower-eval")
+    assert ev.startswith("assert (Hp0 : Rpower 2 3 = 2 ^ 3) by (rewrite <- Rpower_pow by lra")
+    assert "Rpower 4 b" not in ev
