@@ -253,6 +253,14 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
     if root and (d.natural or d.integer) and not d.real:
         for v, top in _derived_bounds(g):
             add(f"assert ({v} <= {top}) by nia; do {top + 1} (destruct {v} as [|{v}]; [first [lia | nia] | ]); lia", 3, tag="bound-split")
+        for v, lo, top in _derived_z_bounds(g):
+            cases = " \\/ ".join(f"{v} = {k}" for k in range(lo, top + 1))
+            add(
+                f"assert (Hb : {v} <= {top}) by nia; assert (Hc : {cases}) by lia; "
+                f"repeat destruct Hc as [Hc | Hc]; subst {v}; first [lia | nia]",
+                3,
+                tag="bound-split",
+            )
     m = re.match(r"^\(?(\w+) = ([^\\/]+?)\)? \\/ \(?\1 = ([^\\/]+?)\)?$", concl)
     if d.real and m:
         x, a, b = m.group(1), m.group(2).strip(), m.group(3).strip()
@@ -344,6 +352,27 @@ def _derived_bounds(g: GoalInfo, limit: int = 2, top: int = 100) -> list[tuple[s
         return []
     vs = [v for v in g.vars_of("nat") if v not in bounded and _NAME.match(v)]
     return [(v, big) for v in vs[:limit]]
+
+
+def _derived_z_bounds(g: GoalInfo, limit: int = 2, top: int = 60) -> list[tuple[str, int, int]]:
+    """``(v, lo, K)`` for ``Z`` variables with a stated lower bound ``lo >= 0`` and no upper one,
+    ``K`` the largest numeral of a hypothesis equation (<= ``top``): as ``_derived_bounds``."""
+    ranged = {v for v, _, _ in _int_ranges(g)}
+    nums = [int(n) for h in g.hyps if "=" in h.type and "forall" not in h.type for n in re.findall(r"(?<![\w.])(\d+)(?![\w.])", h.type)]
+    big = max([n for n in nums if 2 <= n <= top], default=0)
+    if not big:
+        return []
+    out = []
+    for h in g.hyps:
+        t = " ".join(h.type.split()).replace("%Z", "")
+        m = re.fullmatch(r"(\d+)\s*(<=|<)\s*([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*(>=|>)\s*(\d+)", t)
+        if not m:
+            continue
+        v = m.group(3) or m.group(4)
+        lo = int(m.group(1) or m.group(6)) + (1 if (m.group(2) or m.group(5)) in ("<", ">") else 0)
+        if v in g.vars_of("Z") and v not in ranged and lo <= big and v not in [o[0] for o in out]:
+            out.append((v, lo, big))
+    return out[:limit]
 
 
 def _is_complex(g: GoalInfo, d: Domain) -> bool:

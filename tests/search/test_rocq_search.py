@@ -105,6 +105,7 @@ def test_benchmark_script_writes_rows_and_resumes(tmp_path, capsys):
         ("Require Import Arith.", "Theorem c3 (x y : nat) (h : x * y + 2 * x = 21) (h1 : 1 < x) : y = 1 \\/ y = 5.", "bound-split"),
         ("Require Import Arith.", "Theorem c4 : forall n : nat, exists k, n * n * n + 5 * n = 3 * k.", "witness"),
         ("Require Import Arith.", "Theorem c6 : forall x : nat, (x * x) mod 29 = 5 -> 11 <= x.", "least-split"),
+        ("Require Import ZArith.\nOpen Scope Z_scope.", "Theorem c7 (a b : Z) (h0 : 0 < a) (h1 : 0 < b) (h2 : a * b * b + a = 20) : a = 2 \\/ a = 4 \\/ a = 10.", "bound-split"),
         ("Require Import ZArith.\nOpen Scope Z_scope.", "Theorem c5 (x : Z) (h0 : 0 <= x <= 10) (h1 : (x * x) mod 11 = 5) : x = 4 \\/ x = 7.", "interval-split"),
     ],
 )

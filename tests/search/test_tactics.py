@@ -280,3 +280,11 @@ def test_real_powers_with_numeral_exponents_become_pow():
     ev = next(s.tactic for s in steps if s.tag == "rpower-eval")
     assert ev.startswith("assert (Hp0 : Rpower 2 3 = 2 ^ 3) by (rewrite <- Rpower_pow by lra")
     assert "Rpower 4 b" not in ev
+
+
+def test_positive_integer_variables_get_a_derived_bound_split():
+    goal = "  a, b : Z\n  H : 0 < a\n  H0 : 0 < b\n  H1 : a * b + a = 12\n  ============================\n  a <= 12"
+    closers, _ = ROCQ.candidates(goal, depth=0, ctx=ProblemContext(scope="Z_scope"))
+    splits = [c.tactic for c in closers if c.tag == "bound-split"]
+    assert splits[0].startswith("assert (Hb : a <= 12) by nia; assert (Hc : a = 1 \\/ a = 2")
+    assert splits[1].startswith("assert (Hb : b <= 12) by nia")
