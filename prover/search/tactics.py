@@ -256,8 +256,8 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
         for v, lo, top in _derived_z_bounds(g):
             cases = " \\/ ".join(f"{v} = {k}" for k in range(lo, top + 1))
             add(
-                f"assert (Hb : {v} <= {top}) by nia; assert (Hc : {cases}) by lia; "
-                f"repeat destruct Hc as [Hc | Hc]; subst {v}; first [lia | nia]",
+                f"assert (Hb_ : {v} <= {top}) by nia; assert (Hc_ : {cases}) by lia; "
+                f"repeat destruct Hc_ as [Hc_ | Hc_]; subst {v}; first [lia | nia]",
                 3,
                 tag="bound-split",
             )
@@ -328,16 +328,16 @@ def _mod_case_split(v: str, k: int, d: Domain) -> str:
     """Write ``v = k q + r`` with ``0 <= r < k``, split on the ``k`` values of ``r``, and let
     ``nia`` finish each case over ``Z`` (where ``Z.div_mod_to_equations`` names the remainders).
     Qualified tactic names: ``Lia`` loads ``Zify`` and ``PreOmega`` without importing them."""
-    cases = " \\/ ".join(f"r = {i}" for i in range(k))
+    cases = " \\/ ".join(f"r_ = {i}" for i in range(k))
     if d.integer and not d.natural:
-        head = f"pose proof (Z.div_mod {v} {k} ltac:(lia)) as Hdm; pose proof (Z.mod_pos_bound {v} {k} ltac:(lia)) as Hmb"
+        head = f"pose proof (Z.div_mod {v} {k} ltac:(lia)) as Hdm_; pose proof (Z.mod_pos_bound {v} {k} ltac:(lia)) as Hmb_"
         tail = "PreOmega.Z.div_mod_to_equations; nia"
     else:
-        head = f"pose proof (Nat.div_mod {v} {k} ltac:(lia)) as Hdm; pose proof (Nat.mod_upper_bound {v} {k} ltac:(lia)) as Hmb"
+        head = f"pose proof (Nat.div_mod {v} {k} ltac:(lia)) as Hdm_; pose proof (Nat.mod_upper_bound {v} {k} ltac:(lia)) as Hmb_"
         tail = "rewrite ?Nat.pow_succ_r', ?Nat.pow_0_r; Zify.zify; rewrite ?Znat.Nat2Z.inj_mod, ?Znat.Nat2Z.inj_div in *; Zify.zify; PreOmega.Z.div_mod_to_equations; nia"
     return (
-        f"{head}; set (q := {v} / {k}) in *; set (r := {v} mod {k}) in *; clearbody q r; subst {v}; "
-        f"assert (Hr : {cases}) by lia; repeat destruct Hr as [Hr | Hr]; subst r; {tail}"
+        f"{head}; set (q_ := {v} / {k}) in *; set (r_ := {v} mod {k}) in *; clearbody q_ r_; subst {v}; "
+        f"assert (Hr_ : {cases}) by lia; repeat destruct Hr_ as [Hr_ | Hr_]; subst r_; {tail}"
     )
 
 
@@ -776,13 +776,13 @@ def _interval_split(v: str, lo: int, hi: int) -> str:
     """Name every integer value of ``v`` in ``[lo, hi]`` and close each case."""
     cases = " \\/ ".join(f"{v} = {k if k >= 0 else f'({k})'}" for k in range(lo, hi + 1))
     close = "first [lia | nia | vm_compute; reflexivity | vm_compute in *; lia | simpl in *; congruence]"
-    return f"assert (Hc : {cases}) by lia; repeat destruct Hc as [Hc | Hc]; subst {v}; {close}"
+    return f"assert (Hc_ : {cases}) by lia; repeat destruct Hc_ as [Hc_ | Hc_]; subst {v}; {close}"
 
 
 def _below_split(v: str, k: int) -> str:
     """``k <= v`` (a "least such n" goal): refute each value ``v = 0 .. k-1`` by computation."""
     close = "first [lia | vm_compute in *; lia | simpl in *; lia | vm_compute in *; congruence]"
-    return f"assert (Hc : {v} < {k} \\/ {k} <= {v}) by lia; destruct Hc as [Hlt | Hge]; [do {k} (destruct {v} as [|{v}]; [{close} | ]); lia | lia]"
+    return f"assert (Hc_ : {v} < {k} \\/ {k} <= {v}) by lia; destruct Hc_ as [Hlt_ | Hge_]; [do {k} (destruct {v} as [|{v}]; [{close} | ]); lia | lia]"
 
 
 def _case_split(v: str, top: int) -> str:

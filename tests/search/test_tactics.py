@@ -212,7 +212,7 @@ def test_square_mod_goal_gets_a_remainder_case_split():
     goal = "  a : Z\n  ============================\n  a ^ 2 mod 4 = 0 \\/ a ^ 2 mod 4 = 1"
     closers, _ = ROCQ.candidates(goal, depth=0, ctx=ProblemContext(scope="Z_scope"))
     split = next(c.tactic for c in closers if c.tag == "mod-cases")
-    assert "Z.div_mod a 4" in split and "r = 0 \\/ r = 1 \\/ r = 2 \\/ r = 3" in split
+    assert "Z.div_mod a 4" in split and "r_ = 0 \\/ r_ = 1 \\/ r_ = 2 \\/ r_ = 3" in split
 
 
 def test_unbounded_nat_variables_get_a_derived_bound_split():
@@ -239,8 +239,8 @@ def test_bounded_integer_variables_get_an_interval_split():
     goal = "  x, y : Z\n  H : 0 < x\n  H0 : x <= 4\n  H1 : -2 <= y <= 1\n  ============================\n  x * y <> 7"
     closers, _ = ROCQ.candidates(goal, depth=0, ctx=ProblemContext(scope="Z_scope"))
     splits = [c.tactic for c in closers if c.tag == "interval-split"]
-    assert splits[0].startswith("assert (Hc : x = 1 \\/ x = 2 \\/ x = 3 \\/ x = 4) by lia")
-    assert splits[1].startswith("assert (Hc : y = (-2) \\/ y = (-1) \\/ y = 0 \\/ y = 1) by lia")
+    assert splits[0].startswith("assert (Hc_ : x = 1 \\/ x = 2 \\/ x = 3 \\/ x = 4) by lia")
+    assert splits[1].startswith("assert (Hc_ : y = (-2) \\/ y = (-1) \\/ y = 0 \\/ y = 1) by lia")
 
 
 def test_logarithms_of_numerals_get_positivity_facts():
@@ -286,5 +286,5 @@ def test_positive_integer_variables_get_a_derived_bound_split():
     goal = "  a, b : Z\n  H : 0 < a\n  H0 : 0 < b\n  H1 : a * b + a = 12\n  ============================\n  a <= 12"
     closers, _ = ROCQ.candidates(goal, depth=0, ctx=ProblemContext(scope="Z_scope"))
     splits = [c.tactic for c in closers if c.tag == "bound-split"]
-    assert splits[0].startswith("assert (Hb : a <= 12) by nia; assert (Hc : a = 1 \\/ a = 2")
-    assert splits[1].startswith("assert (Hb : b <= 12) by nia")
+    assert splits[0].startswith("assert (Hb_ : a <= 12) by nia; assert (Hc_ : a = 1 \\/ a = 2")
+    assert splits[1].startswith("assert (Hb_ : b <= 12) by nia")
