@@ -63,7 +63,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..source import Language, mask, rocq_sentences
+from ..source import ROCQ_THEOREM_KEYWORDS, Language, mask, rocq_sentences
 from .verdict import Finding
 
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad\u180e]")
@@ -80,6 +80,15 @@ def skeleton(text: str) -> str:
 
 def _line(text: str, i: int, offset: int) -> int:
     return text.count("\n", 0, i) + 1 + offset
+
+
+def _each_match(pattern: re.Pattern[str], text: str, rule: str, message, offset: int) -> list[Finding]:
+    """A finding ``rule`` per match of ``pattern`` in ``text``; ``message`` maps the matched text."""
+    return [Finding(rule=rule, message=message(m.group(0)), line=_line(text, m.start(), offset)) for m in pattern.finditer(text)]
+
+
+def _invisible(text: str, offset: int) -> list[Finding]:
+    return _each_match(_INVISIBLE, text, "invisible", lambda g: f"invisible character U+{ord(g):04X}", offset)
 
 
 def _words(pattern_words: list[str], left: str) -> re.Pattern[str]:
@@ -150,33 +159,19 @@ _RE_LEAN_RAW = re.compile(r"(?<![\w'])(?:r#*|[a-z]!)\"")
 
 def screen_lean(text: str, *, role: str = "proof", line_offset: int = 0) -> tuple[Finding, ...]:
     """Screen Lean text a candidate added. ``role``: ``proof`` (a body) or ``helpers`` (declarations)."""
-    out: list[Finding] = []
     raw = text
-    for m in _RE_LEAN_RAW.finditer(raw):
-        out.append(
-            Finding(
-                rule="lean.raw_string",
-                message=f"raw or interpolated string literal `{m.group(0)}` in added text",
-                line=_line(raw, m.start(), line_offset),
-            )
-        )
-    for m in _INVISIBLE.finditer(raw):
-        out.append(
-            Finding(
-                rule="invisible",
-                message=f"invisible character U+{ord(m.group(0)):04X}",
-                line=_line(raw, m.start(), line_offset),
-            )
-        )
-    for m in _RE_LEAN_AMBIGUOUS.finditer(raw):
-        out.append(
-            Finding(
-                rule="lean.lexing",
-                message=f"`{m.group(0)[:20]}`: a char literal with a quote/escape/guillemet or a «name» with "
-                "comment/string characters could be lexed differently by Lean and by the screens",
-                line=_line(raw, m.start(), line_offset),
-            )
-        )
+    out = _each_match(
+        _RE_LEAN_RAW, raw, "lean.raw_string", lambda g: f"raw or interpolated string literal `{g}` in added text", line_offset
+    )
+    out += _invisible(raw, line_offset)
+    out += _each_match(
+        _RE_LEAN_AMBIGUOUS,
+        raw,
+        "lean.lexing",
+        lambda g: f"`{g[:20]}`: a char literal with a quote/escape/guillemet or a «name» with "
+        "comment/string characters could be lexed differently by Lean and by the screens",
+        line_offset,
+    )
     # «name» is the identifier `name` to Lean: drop the guillemets so `«sorryAx»` is screened as
     # `sorryAx` and `«Lean».x` as `Lean.x` (only « and » go, so line numbers are unchanged).
     masked = mask(raw, "lean").replace("«", "").replace("»", "")
@@ -276,16 +271,7 @@ _ROCQ_BANNED_WORDS = (  # noqa: SIM905 - one word list, kept compact
     "Obligation Obligations Goal Save Restart Undo BackTo Back Reset Generalizable Universe Universes "
     "Constraint Polymorphic Monomorphic Cumulative Debug Optimize "
 ).split()
-_ROCQ_DECL_HEADS = {
-    "Lemma",
-    "Theorem",
-    "Fact",
-    "Remark",
-    "Corollary",
-    "Proposition",
-    "Property",
-    "Example",
-}
+_ROCQ_DECL_HEADS = set(ROCQ_THEOREM_KEYWORDS)
 _ROCQ_HELPER_HEADS = _ROCQ_DECL_HEADS | {"Definition", "Fixpoint", "Ltac"}
 _ROCQ_PROOF_CAPS = {"Proof", "Qed", "Defined", "Unshelve"}
 
@@ -368,15 +354,7 @@ def screen_rocq(
 
     ``allowed_requires`` (helpers only): module names a helper ``Require`` may load.
     """
-    out: list[Finding] = []
-    for m in _INVISIBLE.finditer(text):
-        out.append(
-            Finding(
-                rule="invisible",
-                message=f"invisible character U+{ord(m.group(0)):04X}",
-                line=_line(text, m.start(), line_offset),
-            )
-        )
+    out = _invisible(text, line_offset)
     masked = mask(text, "rocq")
     if role == "helpers" and allowed_requires:
         with_strings = mask(text, "rocq", strings=False)  # a string in a Require is not a module name
