@@ -183,11 +183,7 @@ class _Search:
         left = self.left()
         if cand.timeout > left + 0.5:
             cand = cand.model_copy(update={"timeout": max(1.0, left)})
-        att = try_candidate(self.s, node.state, cand, self.table)
-        self.attempts += 1
-        self.session_seconds += att.seconds
-        if self.on_attempt is not None:
-            self.on_attempt(att)
+        att = self.run(node, cand)
         if not att.ok:
             self.failed.add(key)
             if att.timed_out and cand.kind == "close":
@@ -211,7 +207,8 @@ class _Search:
                 continue
             yield node, cand.model_copy(update={"timeout": t})
 
-    def retry(self, node: _Node, cand: Candidate) -> Attempt:
+    def run(self, node: _Node, cand: Candidate) -> Attempt:
+        """Run ``cand`` on ``node`` and count it (attempts, session seconds, ``on_attempt``)."""
         att = try_candidate(self.s, node.state, cand, self.table)
         self.attempts += 1
         self.session_seconds += att.seconds
@@ -334,7 +331,7 @@ def prove_goal(
                     if (done := finish(node, cand)) is not None:
                         return done
             for node, cand in search.retries():
-                if search.retry(node, cand).proved and (done := finish(node, cand)) is not None:
+                if search.run(node, cand).proved and (done := finish(node, cand)) is not None:
                     return done
             return result(False, "budget" if search.out_of_budget() or search.heap else "exhausted")
     except ProofAssistantError as e:

@@ -341,13 +341,24 @@ def _mod_case_split(v: str, k: int, d: Domain) -> str:
     )
 
 
+def equation_numeral_max(g: GoalInfo, top: int) -> int:
+    """The largest numeral in ``2..top`` of an unquantified hypothesis equation (0 if none): the
+    bound ``nia`` is asked to prove for a variable before a case split."""
+    nums = [
+        int(n)
+        for h in g.hyps
+        if "=" in h.type and "forall" not in h.type and "∀" not in h.type
+        for n in re.findall(r"(?<![\w.])(\d+)(?![\w.])", h.type)
+    ]
+    return max([n for n in nums if 2 <= n <= top], default=0)
+
+
 def _derived_bounds(g: GoalInfo, limit: int = 2, top: int = 100) -> list[tuple[str, int]]:
     """``(v, K)`` for ``nat`` variables without a stated bound, ``K`` the largest numeral of an
     equation among the hypotheses (<= ``top``): ``nia`` may prove ``v <= K`` (``x + y + x*y = 80``),
     and a case split then finishes each value."""
     bounded = {v for v, _ in _small_bounds(g)}
-    nums = [int(n) for h in g.hyps if "=" in h.type and "forall" not in h.type for n in re.findall(r"(?<![\w.])(\d+)(?![\w.])", h.type)]
-    big = max([n for n in nums if 2 <= n <= top], default=0)
+    big = equation_numeral_max(g, top)
     if not big:
         return []
     vs = [v for v in g.vars_of("nat") if v not in bounded and _NAME.match(v)]
@@ -358,8 +369,7 @@ def _derived_z_bounds(g: GoalInfo, limit: int = 2, top: int = 60) -> list[tuple[
     """``(v, lo, K)`` for ``Z`` variables with a stated lower bound ``lo >= 0`` and no upper one,
     ``K`` the largest numeral of a hypothesis equation (<= ``top``): as ``_derived_bounds``."""
     ranged = {v for v, _, _ in _int_ranges(g)}
-    nums = [int(n) for h in g.hyps if "=" in h.type and "forall" not in h.type for n in re.findall(r"(?<![\w.])(\d+)(?![\w.])", h.type)]
-    big = max([n for n in nums if 2 <= n <= top], default=0)
+    big = equation_numeral_max(g, top)
     if not big:
         return []
     out = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .tactics import _NAME, Candidate, GoalInfo
+from .tactics import _NAME, Candidate, GoalInfo, equation_numeral_max
 
 
 def lean_candidates(g: GoalInfo) -> tuple[list[Candidate], list[Candidate]]:
@@ -41,8 +41,7 @@ def _lean_closers(g: GoalInfo) -> list[Candidate]:
             kind="close", timeout=3, tag="mod-cases",
         ))
     bounded = {v for v, _ in _lean_bounds(g)}
-    nums = [int(n) for h in g.hyps if "=" in h.type and "∀" not in h.type for n in re.findall(r"(?<![\w.])(\d+)(?![\w.])", h.type)]
-    top = max([n for n in nums if 2 <= n <= 100], default=0)
+    top = equation_numeral_max(g, 100)
     for v in [v for v in g.vars_of("ℕ") if v not in bounded and _NAME.match(v)][:2] if top else []:
         c.append(Candidate(tactic=f"have hb : {v} ≤ {top} := (by nlinarith); interval_cases {v} <;> omega", kind="close", timeout=3, tag="bound-split"))
     xs = [v for v in g.vars_of("ℝ", "ℚ", "ℤ", "ℕ") if _NAME.match(v)][:4]
