@@ -218,15 +218,18 @@ class _Search:
 
     def push(self, parent: _Node, cand: Candidate, att: Attempt) -> None:
         k = _goal_key(att.goals)
-        if k in self.seen or parent.depth + 1 > self.budget.max_depth:
+        closed_one = len(att.goals) < len(parent.goals)
+        # Closing one goal of several is progress, not a level deeper: a conjunction of five
+        # facts would otherwise spend the whole depth cap on its closers.
+        depth = parent.depth if closed_one and cand.kind == "close" else parent.depth + 1
+        if k in self.seen or depth > self.budget.max_depth:
             return
         self.seen.add(k)
-        closed_one = len(att.goals) < len(parent.goals)
         prio = parent.priority + cand.cost + 0.3 * len(att.goals) - (1.0 if closed_one else 0.0)
         prio += min(len(k), 4000) / 4000.0
         heapq.heappush(
             self.heap,
-            _Node(prio, next(self.seq), att.state, att.goals, parent.script + (self.table.proof_line(cand),), parent.tags + (cand.tag,), parent.depth + 1),
+            _Node(prio, next(self.seq), att.state, att.goals, parent.script + (self.table.proof_line(cand),), parent.tags + (cand.tag,), depth),
         )
 
     def candidates(self, node: _Node) -> list[Candidate]:

@@ -204,12 +204,28 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
         add("vm_compute; reflexivity", 2, tag="vm_compute")
     if d.real and _nonlinear(g):
         add("psatz R 2", 2, tag="psatz")
+    if d.real and _nonlinear(g):
+        hints = _vertex_hints(g)
+        if hints:
+            add("; ".join(hints) + "; nra", 2, tag="vertex-nra")
     if d.real and root:
         hints = _square_hints(g)
         if hints:
             add("; ".join(hints) + "; nra", 2, tag="nra-hint")
         if d.division:
             add("field_simplify; nra", 2, tag="fsimp-nra")
+    hyp_mod = re.search(r"\bmod\b", " ".join(h.type for h in g.hyps))
+    closed = not g.hyps and _closed_arith(concl)  # the compute closers' job
+    if not d.real and not closed and _is_eq(concl) and re.search(r"\bmod\b", concl) and (hyp_mod or "^" in concl):
+        if d.natural and not d.integer:
+            c.append(Candidate(tactic=NAT_MOD_PUSH, kind="close", timeout=2, tag="mod-push"))
+        elif d.integer and not d.natural:
+            c.append(Candidate(tactic=Z_MOD_PUSH, kind="close", timeout=2, tag="mod-push"))
+    if not d.real and re.match(r"^\(?(?:Nat\.divide|Z\.divide)\b|^\(\s*\d+\s*\|", concl):
+        if d.natural and not d.integer:
+            c.append(Candidate(tactic=NAT_DIVIDE_PUSH, kind="close", timeout=2, tag="mod-push"))
+        elif d.integer and not d.natural:
+            c.append(Candidate(tactic=Z_DIVIDE_PUSH, kind="close", timeout=2, tag="mod-push"))
     if d.natural and not d.real and re.search(r"\bmod\b|/", g.all_text):
         hints = _nat_divmod_hints(g)
         if hints:
@@ -289,12 +305,59 @@ Z_COMPUTE = _Z_MOD_POW
 """A closed ``Z`` equation, with ``a ^ b mod n`` computed by binary modular exponentiation.
 ``Znat``, ``BinInt`` and ``Zpow_facts`` come loaded (not imported) with ``ROCQ_IMPORTS``' Psatz,
 hence the qualified names: importing ``Zpow_facts`` would open ``Z_scope``."""
-NAT_COMPUTE = (
-    "apply Znat.Nat2Z.inj; rewrite ?Znat.Nat2Z.inj_mod, ?Znat.Nat2Z.inj_add, ?Znat.Nat2Z.inj_mul, "
-    "?Znat.Nat2Z.inj_pow, ?Znat.Nat2Z.inj_div; " + _Z_MOD_POW
+_NAT_TO_Z = (
+    "apply Znat.Nat2Z.inj; repeat progress rewrite ?Znat.Nat2Z.inj_mod, ?Znat.Nat2Z.inj_div, ?Znat.Nat2Z.inj_pow, "
+    "?Znat.Nat2Z.inj_mul, ?Znat.Nat2Z.inj_add"
 )
+"""A ``nat`` equation moved to ``Z``, the casts pushed to the leaves (outermost operation first,
+repeated until nothing changes: ``(a + b) ^ 2`` needs ``inj_add`` after ``inj_pow``)."""
+NAT_COMPUTE = _NAT_TO_Z + "; " + _Z_MOD_POW
 """A closed ``nat`` equation moved to ``Z`` (binary numbers): ``(19^19 + 99^99) mod 10 = 8`` is
 out of reach of unary ``nat`` computation, not of ``Z``'s."""
+
+def _mod_guard(op: str) -> str:
+    """``rewrite`` of ``(a OP b) mod m`` into the operands' remainders, unless both already are
+    remainders or numerals (a numeral's remainder is computed by its own rule)."""
+    lemma = {"add": "BinInt.Z.add_mod a b m) by lia", "sub": "Zdiv.Zminus_mod a b m)", "mul": "BinInt.Z.mul_mod a b m) by lia"}[op]
+    reduced = "BinInt.Z.modulo _ m => {} | BinNums.Zpos _ => {} | BinNums.Zneg _ => {} | BinNums.Z0 => {} | _ => idtac"
+    both = f"lazymatch b with {reduced.format(*['fail'] * 4)} end"
+    return (
+        f"| |- context [ BinInt.Z.modulo (BinInt.Z.{op} ?a ?b) ?m ] => "
+        f"lazymatch a with {reduced.format(*[both] * 4)} end; rewrite ({lemma} "
+    )
+
+
+Z_MOD_PUSH = (
+    "repeat match goal with "
+    "| |- context [ BinInt.Z.modulo (BinInt.Z.modulo ?a ?m) ?m ] => rewrite (BinInt.Z.mod_mod a m) by lia "
+    + _mod_guard("add") + _mod_guard("sub") + _mod_guard("mul")
+    + "| |- context [ BinInt.Z.modulo (BinInt.Z.pow ?a ?b) ?m ] => "
+    "lazymatch a with BinInt.Z.modulo _ m => fail | BinNums.Z0 => fail "
+    "| BinNums.Zpos _ => lazymatch eval vm_compute in (BinInt.Z.ltb a m) with true => fail | false => idtac end "
+    "| _ => idtac end; rewrite (Zpow_facts.Zpower_mod a b m) by lia "
+    "| |- context [ BinInt.Z.modulo (BinNums.Zpos ?a) (BinNums.Zpos ?m) ] => "
+    "let r := eval vm_compute in (BinInt.Z.modulo (BinNums.Zpos a) (BinNums.Zpos m)) in "
+    "change (BinInt.Z.modulo (BinNums.Zpos a) (BinNums.Zpos m)) with r "
+    "| |- context [ BinInt.Z.pow BinNums.Z0 ?n ] => rewrite (BinInt.Z.pow_0_l n) by lia "
+    "| |- context [ BinInt.Z.pow (BinNums.Zpos BinNums.xH) ?n ] => rewrite (BinInt.Z.pow_1_l n) by lia "
+    "| H : BinInt.Z.modulo ?v ?m = _ |- context [ BinInt.Z.modulo ?v ?m ] => rewrite H "
+    "end; first [vm_compute; reflexivity | lia]"
+)
+"""``E mod m`` with the remainders of the variables known (``x mod 19 = 4``): push ``mod m``
+down to the leaves (``Z.add_mod``, ``Z.mul_mod``, ``Zpower_mod``), put in the known remainders,
+compute. Each rewrite is guarded so that it fires once per node; remainders of numerals are
+computed on the way (``4 ^ n mod 2`` becomes ``0 ^ n mod 2``, then ``0`` when ``n > 0``)."""
+NAT_MOD_PUSH = (
+    "repeat match goal with H : Nat.modulo _ _ = _ |- _ => apply (f_equal BinInt.Z.of_nat) in H; "
+    "rewrite Znat.Nat2Z.inj_mod in H end; " + _NAT_TO_Z + "; "
+    "cbn [BinInt.Z.of_nat BinPos.Pos.of_succ_nat BinPos.Pos.succ] in *; " + Z_MOD_PUSH
+)
+"""The same for ``nat``: hypotheses ``x mod k = r`` and the goal moved to ``Z`` first (casts of
+numerals become ``Z`` numerals on both sides, so the rewrites still match)."""
+NAT_DIVIDE_PUSH = "match goal with |- Nat.divide ?k ?e => apply (Nat.mod_divide e k ltac:(lia)) end; " + NAT_MOD_PUSH
+Z_DIVIDE_PUSH = "match goal with |- BinInt.Z.divide ?k ?e => apply (BinInt.Z.mod_divide e k ltac:(lia)) end; " + Z_MOD_PUSH
+"""``k | E`` as ``E mod k = 0``, then the remainder push."""
+
 
 _ARITH_WORDS = re.compile(r"\b(?:mod|Nat\.(?:modulo|pow|div|add|mul)|Z\.(?:modulo|pow|div|add|mul)|nat|Z)\b")
 
@@ -548,6 +611,31 @@ def _square_hints(g: GoalInfo) -> list[str]:
     return hints[:8]
 
 
+def _vertex_hints(g: GoalInfo, limit: int = 3) -> list[str]:
+    """Completed squares: ``pose proof (pow2_ge_0 (2*a*x + b))`` for a real ``x`` that occurs as
+    ``a * x ^ 2`` and ``b * x`` in the same unquantified fact (``2 * x ^ 2 + 5 * x + c <= 0``
+    gives ``(4 * x + 5) ^ 2 >= 0``): the square nra needs for a quadratic's extremum."""
+    out: list[str] = []
+    texts = [h.type for h in g.hyps if "forall" not in h.type] + [g.concl]
+    for x in [v for v in g.vars_of("R") if _NAME.match(v)][:4]:
+        xe = re.escape(x)
+        for text in texts:
+            text = " ".join(text.split())
+            sq = re.search(rf"(?:(?<![\w.*/^])|(?<=[(+\-] ))(?:(\d+) \* )?{xe} \^ 2\b", text)
+            lin = re.search(rf"([+-]) (?:(\d+) \* )?{xe}\b(?! \^)(?! \*)", text) or re.search(rf"^(?:(\d+) \* )?{xe}\b(?! \^)(?! \*)", text)
+            if not sq or not lin:
+                continue
+            a = int(sq.group(1) or 1)
+            if lin.re.pattern.startswith("^"):
+                sign, b = "+", int(lin.group(1) or 1)
+            else:
+                sign, b = lin.group(1), int(lin.group(2) or 1)
+            hint = f"pose proof (pow2_ge_0 ({2 * a} * {x} {sign} {b}))"
+            if hint not in out:
+                out.append(hint)
+    return out[:limit]
+
+
 _FUN_DEF = re.compile(r"^forall\s+(?P<binders>[^,]*),\s*(?P<conds>(?:[^,]*?->\s*)*)(?P<f>[A-Za-z_]\w*)\s+[^=]*=")
 
 
@@ -572,6 +660,8 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         add("intro", 0.3)
     if "/\\" in concl or "<->" in concl:
         add("split", 0.5)
+        if concl.count("/\\") > 1:
+            add("repeat split", 0.4, tag="split")
     if "\\/" in concl:
         add("left", 1.5)
         add("right", 1.5)
@@ -620,7 +710,8 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         add(LN_EXPAND, 0.4, tag="ln-expand")
     ks = sorted({k for k in re.findall(r"\bln\s+(\d+)\b", g.all_text) if int(k) > 1}, key=int)[:4] if d.real else []
     if ks and not any(h.type.startswith("0 < ln") for h in g.hyps):
-        add("; ".join(f"pose proof (ln_gt_0 {k} ltac:(lra))" for k in ks), 0.3, tag="ln-pos")
+        # `ln_gt_0` is Coquelicot's, not the standard library's: ln 1 = 0 and monotonicity instead
+        add("; ".join(f"assert (0 < ln {k}) by (rewrite <- ln_1; apply ln_increasing; lra)" for k in ks), 0.3, tag="ln-pos")
     for arg, root_value in _perfect_square_roots(g):
         add(f"replace (sqrt {arg}) with ({root_value}) by (symmetry; apply sqrt_lem_1; lra)", 0.3, tag="sqrt-eval")
     if "Rabs" in g.all_text:
@@ -649,7 +740,10 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         for tac in _shifted_instances(g):
             add(tac, 0.6, tag="shift-eval")
     if re.search(r"\b(?:Nat|Z)\.divide\b|\(\s*\d+\s*\|", concl):
-        add("unfold Nat.divide, Z.divide in *", 0.3, tag="unfold-divide")
+        # one name per domain: a reference to an absent `Z.divide` fails the whole tactic
+        names = ", ".join(n for n, ok in (("Nat.divide", d.natural), ("Z.divide", d.integer)) if ok)
+        if names:
+            add(f"unfold {names} in *", 0.3, tag="unfold-divide")
     for i, w in enumerate(_witnesses(g, d)):
         add(f"exists {w}", 0.5 + 0.1 * i, tag="witness")
     if d.real and re.search(r"\bPI\b", g.all_text) and not any("PI / 2" in h.type and "<" in h.type for h in g.hyps):

@@ -107,6 +107,13 @@ def test_benchmark_script_writes_rows_and_resumes(tmp_path, capsys):
         ("Require Import Arith.", "Theorem c6 : forall x : nat, (x * x) mod 29 = 5 -> 11 <= x.", "least-split"),
         ("Require Import ZArith.\nOpen Scope Z_scope.", "Theorem c7 (a b : Z) (h0 : 0 < a) (h1 : 0 < b) (h2 : a * b * b + a = 20) : a = 2 \\/ a = 4 \\/ a = 10.", "bound-split"),
         ("Require Import ZArith.\nOpen Scope Z_scope.", "Theorem c5 (x : Z) (h0 : 0 <= x <= 10) (h1 : (x * x) mod 11 = 5) : x = 4 \\/ x = 7.", "interval-split"),
+        # remainders pushed to the leaves, known remainders put in, computed (nat and Z)
+        ("Require Import Arith.", "Theorem c8 (a b : nat) (h0 : a mod 13 = 5) (h1 : b mod 13 = 9) : ((a + 2) ^ 3 * (b + 1) ^ 2) mod 13 = 6.", "mod-push"),
+        # real-number families: a completed square for nra; ln of a numeral is positive
+        ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c11 (a x : R) (h : 2 * x ^ 2 + 7 * x + a <= 0) : a <= 49 / 8.", "vertex-nra"),
+        ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c12 : ln (7 ^ 3) / ln 7 = 3.", "ln-pos"),
+        ("Require Import Arith.", "Theorem c10 : forall n : nat, n <> 0 -> Nat.divide 3 (9 ^ n).", "mod-push"),
+        ("Require Import ZArith.\nOpen Scope Z_scope.", "Theorem c9 (a b : Z) (h0 : a mod 11 = 3) (h1 : b mod 11 = 7) : (a ^ 3 * b ^ 2 - 4 * a) mod 11 = 2.", "mod-push"),
     ],
 )
 def test_number_theory_families_prove_fresh_statements(header, stmt, tag):

@@ -138,6 +138,14 @@ def test_finds_multi_goal_proof_and_rechecks_it():
     assert sess.closed  # a session opened by a factory is closed afterwards
 
 
+def test_closing_one_goal_of_several_does_not_spend_depth():
+    rules = {("forall n, A /\\ B", "intros"): ("P",), ("P", "split"): ("A", "B", "C", "D")}
+    rules |= {(g, "lia"): () for g in "ABCD"}
+    res, _, _ = run(rules=rules, budget=SearchBudget(seconds=10, max_depth=2))
+    assert res.proved, res.reason
+    assert res.proof.splitlines() == ["intros.", "split.", "lia.", "lia.", "lia.", "lia."]
+
+
 def test_failing_goal_tactic_pairs_are_tried_once():
     rules = {("forall n, A /\\ B", "intros"): ("A /\\ B",), ("A /\\ B", "split"): ("A", "B"), ("A", "lia"): ()}
     res, sess, _ = run(rules=rules)
