@@ -758,6 +758,9 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
     for h in g.hyps:
         if h.names[0].startswith("IH") and _is_eq(h.type) and not h.type.startswith("forall") and "->" not in h.type:
             add(f"rewrite {h.names[0]}", 0.3, tag="rewrite-ih")
+    if d.natural:
+        for v in _positive_nats(g):
+            add(f"destruct {v} as [|{v}]; [lia|]", 0.6, tag="pos-destruct")
     if d.natural or d.integer:
         for v, bound in _small_bounds(g):
             add(_case_split(v, bound), 0.5, t=3.0, tag="case-split")
@@ -842,6 +845,27 @@ def _small_bounds(g: GoalInfo, limit: int = 100) -> list[tuple[str, int]]:
 _INT = r"\(?-?\s*\d+\)?"
 _LOWER = [re.compile(rf"^(?P<k>{_INT})\s*(?P<op><=|<)\s*(?P<v>[A-Za-z_]\w*)$"), re.compile(rf"^(?P<v>[A-Za-z_]\w*)\s*(?P<op>>=|>)\s*(?P<k>{_INT})$")]
 _UPPER = [re.compile(rf"^(?P<v>[A-Za-z_]\w*)\s*(?P<op><=|<)\s*(?P<k>{_INT})$"), re.compile(rf"^(?P<k>{_INT})\s*(?P<op>>=|>)\s*(?P<v>[A-Za-z_]\w*)$")]
+
+
+def _positive_nats(g: GoalInfo, limit: int = 2) -> list[str]:
+    """``nat`` variables known to be positive (``n <> 0``, ``0 < n``, ``1 <= n`` ...) that the
+    conclusion uses where ``S n`` would compute: an exponent, ``fact``, ``n - 1``, a function
+    argument. Writing ``n`` as ``S n`` lets ``simpl`` unfold one step (``4 ^ S n = 4 * 4 ^ n``)."""
+    nats = [v for v in g.vars_of("nat") if _NAME.match(v)]
+    out: list[str] = []
+    for h in g.hyps:
+        typ = " ".join(h.type.replace("%nat", "").split()).strip("() ")
+        m = re.fullmatch(r"([A-Za-z_]\w*) <> 0|0 <> ([A-Za-z_]\w*)", typ)
+        v = (m.group(1) or m.group(2)) if m else None
+        for pat in _LOWER:
+            if v is None and (m := pat.match(typ)):
+                k = _int_of(m.group("k"))
+                v = m.group("v") if k >= 1 or (k == 0 and m.group("op") in ("<", ">")) else None
+        if v in nats and v not in out:
+            ve = re.escape(v)
+            if re.search(rf"\^\s*\(?{ve}\b|\bfact\s+\(?{ve}\b|\b{ve}\s*-\s*1\b|[A-Za-z_]\w*\s+\(?{ve}\b", g.concl):
+                out.append(v)
+    return out[:limit]
 
 
 def _int_of(text: str) -> int:
