@@ -277,6 +277,10 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
                 3,
                 tag="bound-split",
             )
+    if d.natural and not d.real:
+        bounds = list(dict(_small_bounds(g)).items())
+        if len(bounds) >= 2 and (bounds[0][1] + 1) * (bounds[1][1] + 1) <= 150:
+            add(_nested_case_split(bounds), 3, tag="case-split")
     m = re.match(r"^\(?(\w+) = ([^\\/]+?)\)? \\/ \(?\1 = ([^\\/]+?)\)?$", concl)
     if d.real and m:
         x, a, b = m.group(1), m.group(2).strip(), m.group(3).strip()
@@ -508,28 +512,51 @@ LN_EXPAND = (
 """Turn logarithms of products, quotients and powers into sums (positivity side goals by nra)."""
 
 
+def _leading_arg(rest: str) -> str | None:
+    """The function argument at the start of ``rest``: a parenthesised group or a word."""
+    if rest.startswith("("):
+        depth = 0
+        for j, ch in enumerate(rest):
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+            if depth == 0:
+                return rest[: j + 1]
+        return None
+    w = re.match(r"[\w'.]+", rest)
+    return w.group(0) if w else None
+
+
 def _sqrt_args(g: GoalInfo) -> list[str]:
     text = " ".join(g.all_text.split())
     args: list[str] = []
     for m in re.finditer(r"\bsqrt\s+", text):
-        rest = text[m.end() :]
-        if rest.startswith("("):
-            depth = 0
-            for j, ch in enumerate(rest):
-                depth += {"(": 1, ")": -1}.get(ch, 0)
-                if depth == 0:
-                    arg = rest[: j + 1]
-                    break
-            else:
-                continue
-        else:
-            w = re.match(r"[\w'.]+", rest)
-            if not w:
-                continue
-            arg = w.group(0)
-        if arg not in args:
+        arg = _leading_arg(text[m.end() :])
+        if arg and arg not in args:
             args.append(arg)
     return args
+
+
+def _sqrt_equations(g: GoalInfo, limit: int = 2) -> list[str]:
+    """Square a hypothesis ``sqrt A = B`` into ``B * B = A``. ``0 <= A`` comes from the
+    hypothesis itself: were ``A < 0``, ``sqrt A`` would be ``0`` (``sqrt_neg_0``)."""
+    out = []
+    for h in g.hyps:
+        typ = " ".join(h.type.split())
+        if "forall" in typ or not _is_eq(typ):
+            continue
+        left, _, right = typ.partition(" = ")
+        for side, flip in ((left, ""), (right, "<- ")):
+            if not side.startswith("sqrt "):
+                continue
+            arg = _leading_arg(side[5:].lstrip())
+            if not arg or side[5:].strip() != arg:
+                continue
+            n = h.names[0]
+            out.append(
+                f"assert (Hsq_ : 0 <= {arg}) by (destruct (Rle_or_lt 0 {arg}) as [Hp_ | Hn_]; [exact Hp_ | "
+                f"rewrite (sqrt_neg_0 {arg} (Rlt_le _ _ Hn_)) in {n}; lra]); "
+                f"pose proof (sqrt_sqrt {arg} Hsq_) as Hss_; rewrite {flip}{n} in Hss_"
+            )
+    return out[:limit]
 
 
 def _perfect_square_roots(g: GoalInfo) -> list[tuple[str, str]]:
@@ -584,6 +611,27 @@ def _eval_numeral(expr: str):
         return ev(tree)
     except (ValueError, ZeroDivisionError, RecursionError):
         return None
+
+
+def _up_values(g: GoalInfo, limit: int = 3) -> list[tuple[str, int, str]]:
+    """``(A, z, closer)`` for each ``up A`` with a closed argument: a rational numeral
+    expression or ``sqrt N``. ``z = floor(A) + 1`` is computed here; ``tech_up`` turns
+    ``z = up A`` into ``A < z <= A + 1``, which ``closer`` proves."""
+    text = " ".join(g.all_text.split())
+    out: list[tuple[str, int, str]] = []
+    for m in re.finditer(r"\bup\s+", text):
+        arg = _leading_arg(text[m.end() :])
+        if not arg or any(arg == a for a, _, _ in out):
+            continue
+        value = _eval_numeral(arg)
+        if value is not None:
+            out.append((arg, math.floor(value) + 1, "lra"))
+            continue
+        s = re.fullmatch(r"\(?\s*sqrt\s+(\d+)\s*\)?", arg)
+        if s:
+            n = int(s.group(1))
+            out.append((arg, math.isqrt(n) + 1, f"pose proof (sqrt_pos {n}); pose proof (sqrt_sqrt {n} ltac:(lra)); nra"))
+    return out[:limit]
 
 
 def _diseq(t: str) -> tuple[str, str] | None:
@@ -712,6 +760,17 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
     if ks and not any(h.type.startswith("0 < ln") for h in g.hyps):
         # `ln_gt_0` is Coquelicot's, not the standard library's: ln 1 = 0 and monotonicity instead
         add("; ".join(f"assert (0 < ln {k}) by (rewrite <- ln_1; apply ln_increasing; lra)" for k in ks), 0.3, tag="ln-pos")
+    ups = _up_values(g) if d.real else []
+    if ups:
+        add(
+            "; ".join(f"replace (up {a}) with ({z})%Z by (apply tech_up; first [lra | {c}])" for a, z, c in ups),
+            0.3,
+            tag="up-eval",
+        )
+    if d.real and re.search(r"\bInt_part\b", g.all_text):
+        add("unfold Int_part in *", 0.4, tag="unfold")
+    for tac in _sqrt_equations(g) if d.real else []:
+        add(tac, 0.4, tag="sqrt-square")
     for arg, root_value in _perfect_square_roots(g):
         add(f"replace (sqrt {arg}) with ({root_value}) by (symmetry; apply sqrt_lem_1; lra)", 0.3, tag="sqrt-eval")
     if "Rabs" in g.all_text:
@@ -758,6 +817,9 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
     for h in g.hyps:
         if h.names[0].startswith("IH") and _is_eq(h.type) and not h.type.startswith("forall") and "->" not in h.type:
             add(f"rewrite {h.names[0]}", 0.3, tag="rewrite-ih")
+    if d.natural and not d.real and not d.integer:
+        for _, tac in _exponent_bounds(g):
+            add(tac, 0.4, tag="exp-bound")
     if d.natural:
         for v in _positive_nats(g):
             add(f"destruct {v} as [|{v}]; [lia|]", 0.6, tag="pos-destruct")
@@ -868,6 +930,45 @@ def _positive_nats(g: GoalInfo, limit: int = 2) -> list[str]:
     return out[:limit]
 
 
+def _exponent_bounds(g: GoalInfo, limit: int = 2, cap: int = 50000) -> list[tuple[str, str]]:
+    """``(v, tactic)`` proving ``v <= K`` for a ``nat`` exponent ``v`` of a numeral base ``c``
+    in an equation whose other side is a numeral ``N`` (``2 ^ x * 3 ^ y = 1296``): ``K`` is
+    the largest with ``c ^ K <= N``; were ``v > K``, ``c ^ v >= c ^ (K + 1) > N``, the other
+    powers being positive. Small numbers only: the proof computes ``c ^ (K + 1)`` in unary."""
+    nats = {v for v in g.vars_of("nat") if _NAME.match(v)}
+    bounded = {v for v, _ in _small_bounds(g)}
+    out: list[tuple[str, str]] = []
+    for h in g.hyps:
+        typ = " ".join(h.type.split())
+        if "forall" in typ or not _is_eq(typ) or typ.count(" = ") != 1:
+            continue
+        left, right = typ.split(" = ")
+        for side, other in ((left, right), (right, left)):
+            n = _eval_numeral(other.strip("() "))
+            if n is None or n.denominator != 1 or n < 1:
+                continue
+            powers = re.findall(r"\b(\d+) \^ ([A-Za-z_]\w*)\b", side)
+            for c, v in powers:
+                c = int(c)
+                if v not in nats or v in bounded or c < 2 or any(v == w for w, _ in out):
+                    continue
+                k = 0
+                while c ** (k + 1) <= n:
+                    k += 1
+                if c ** (k + 1) > cap:
+                    continue
+                pos = "; ".join(
+                    f"pose proof (Nat.pow_nonzero {b} {e} ltac:(lia))" for b, e in powers if (b, e) != (str(c), v)
+                )
+                out.append((
+                    v,
+                    f"assert (Hb_{v} : {v} <= {k}) by (destruct (Nat.le_gt_cases {v} {k}) as [Hle_ | Hgt_]; "
+                    f"[exact Hle_ | exfalso]; pose proof (Nat.pow_le_mono_r {c} (S {k}) {v} ltac:(lia) Hgt_) as Hpw_; "
+                    f"simpl in Hpw_; {pos + '; ' if pos else ''}nia)",
+                ))
+    return out[:limit]
+
+
 def _int_of(text: str) -> int:
     return int(text.replace("(", "").replace(")", "").replace(" ", ""))
 
@@ -917,6 +1018,15 @@ def _case_split(v: str, top: int) -> str:
     """Peel ``v = 0, 1, ..., top`` off one by one, closing each numeric case; the rest is out of bounds."""
     close = "first [lia | simpl in *; lia | vm_compute in *; lia | vm_compute; reflexivity | simpl in *; congruence]"
     return f"do {top + 1} (destruct {v} as [|{v}]; [{close} | ]); lia"
+
+
+def _nested_case_split(bounds: list[tuple[str, int]]) -> str:
+    """Every combination of values of two bounded variables: the second is split inside each
+    case of the first (a case of one variable alone does not decide a goal about both)."""
+    close = "first [vm_compute in *; lia | simpl in *; lia]"  # vm_compute: simpl and congruence crawl on unary 16000
+    (v, top), (w, top2) = bounds[:2]
+    inner = f"do {top2 + 1} (destruct {w} as [|{w}]; [{close} | ]); lia"
+    return f"do {top + 1} (destruct {v} as [|{v}]; [{inner} | ]); lia"
 
 
 def lean_statement(statement_code: str) -> str:

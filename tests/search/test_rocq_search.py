@@ -112,6 +112,11 @@ def test_benchmark_script_writes_rows_and_resumes(tmp_path, capsys):
         # real-number families: a completed square for nra; ln of a numeral is positive
         ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c11 (a x : R) (h : 2 * x ^ 2 + 7 * x + a <= 0) : a <= 49 / 8.", "vertex-nra"),
         ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c12 : ln (7 ^ 3) / ln 7 = 3.", "ln-pos"),
+        # a sqrt equation squared; `up` of closed arguments evaluated through tech_up
+        ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c13 (x : R) (h : sqrt (2 * x - 5) = 3) : x = 7.", "sqrt-square"),
+        ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c14 : (Int_part (17 / 3) + up (sqrt 50))%Z = 13%Z.", "up-eval"),
+        # exponents bounded by the numeral they multiply to, then every pair of values
+        ("Require Import Arith.", "Theorem c15 (a b : nat) (h : 2 ^ a * 5 ^ b = 200) : a + b = 5.", "exp-bound"),
         ("Require Import Arith.", "Theorem c10 : forall n : nat, n <> 0 -> Nat.divide 3 (9 ^ n).", "mod-push"),
         ("Require Import ZArith.\nOpen Scope Z_scope.", "Theorem c9 (a b : Z) (h0 : a mod 11 = 3) (h1 : b mod 11 = 7) : (a ^ 3 * b ^ 2 - 4 * a) mod 11 = 2.", "mod-push"),
     ],

@@ -313,3 +313,35 @@ def test_remainder_goals_get_the_mod_push_closer():
     # no remainder facts and nothing nonlinear: not offered
     closers, _ = ROCQ.candidates("  x : nat\n  ============================\n  (x + 7) mod 7 = x mod 7", depth=0)
     assert "mod-push" not in [c.tag for c in closers]
+
+
+def test_sqrt_equation_hypothesis_is_squared():
+    goal = "  x : R\n  h : sqrt (x + 9) = 4\n  h2 : 5 = sqrt y\n  ============================\n  x = 7"
+    _, steps = ROCQ.candidates(goal, depth=0)
+    sq = [s.tactic for s in steps if s.tag == "sqrt-square"]
+    assert len(sq) == 2
+    assert sq[0].startswith("assert (Hsq_ : 0 <= (x + 9)) by (destruct (Rle_or_lt 0 (x + 9))")
+    assert sq[0].endswith("rewrite h in Hss_") and sq[1].endswith("rewrite <- h2 in Hss_")
+
+
+def test_up_of_closed_arguments_is_evaluated():
+    goal = "  ============================\n  (up (sqrt 27) - up (7 / 2))%Z = 2%Z"
+    _, steps = ROCQ.candidates(goal, depth=0)
+    up = next(s.tactic for s in steps if s.tag == "up-eval")
+    assert up.startswith("replace (up (sqrt 27)) with (6)%Z by (apply tech_up;")
+    assert "replace (up (7 / 2)) with (4)%Z" in up
+
+
+def test_numeral_base_exponents_get_bounds_then_a_nested_case_split():
+    goal = "  a, b : nat\n  h : 2 ^ a * 5 ^ b = 200\n  ============================\n  a + b = 5"
+    _, steps = ROCQ.candidates(goal, depth=0)
+    bounds = [s.tactic for s in steps if s.tag == "exp-bound"]
+    assert bounds[0].startswith("assert (Hb_a : a <= 7)") and "Nat.pow_nonzero 5 b" in bounds[0]
+    assert bounds[1].startswith("assert (Hb_b : b <= 3)")
+    goal = "  a, b : nat\n  h : 2 ^ a * 5 ^ b = 200\n  Hb_a : a <= 7\n  Hb_b : b <= 3\n  ============================\n  a + b = 5"
+    closers, _ = ROCQ.candidates(goal, depth=2)
+    nested = [c.tactic for c in closers if c.tag == "case-split"]
+    assert nested and nested[0].startswith("do 8 (destruct a as [|a]; [do 4 (destruct b as [|b];")
+    # too large to compute in unary: no bound offered
+    _, steps = ROCQ.candidates("  x : nat\n  h : 10 ^ x = 1000000000\n  ============================\n  x = 9", depth=0)
+    assert not [s for s in steps if s.tag == "exp-bound"]
