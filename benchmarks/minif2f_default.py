@@ -112,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=5.0, help="search seconds per problem (see --clock)")
     ap.add_argument("--max-expansions", type=int, default=40)
     ap.add_argument("--max-attempts", type=int, default=300)
+    ap.add_argument("--max-depth", type=int, default=5)
     ap.add_argument("--clock", default="cpu", choices=["cpu", "wall"], help="what --seconds measures (cpu: coqtop CPU time)")
     ap.add_argument("--root-timeout-scale", type=float, default=1.0, help="factor on root closers' timeouts")
     ap.add_argument("--mode", default="default", choices=["default", "baseline"])
@@ -148,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         "seconds": args.seconds,
         "max_expansions": args.max_expansions,
         "max_attempts": args.max_attempts,
+        "max_depth": args.max_depth,
         "clock": args.clock,
         "root_timeout_scale": args.root_timeout_scale,
     }

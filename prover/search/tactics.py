@@ -525,6 +525,32 @@ def _leading_arg(rest: str) -> str | None:
     return w.group(0) if w else None
 
 
+EXP_LOG = (
+    "unfold Rpower in *; repeat match goal with "
+    "| H : exp _ = exp _ |- _ => apply exp_inv in H "
+    "| H : exp _ = _ |- _ => apply (f_equal ln) in H; rewrite !ln_exp in H "
+    "| H : _ = exp _ |- _ => apply (f_equal ln) in H; rewrite !ln_exp in H end"
+)
+"""Exponential equations made linear: ``Rpower a e`` is ``exp (e * ln a)``; an equation between
+exponentials compares exponents (``exp_inv``), one with another side takes ``ln`` of it."""
+
+
+def _ln_powers(g: GoalInfo, limit: int = 3) -> list[tuple[int, int, int]]:
+    """``(N, k, p)`` for each ``ln N`` in sight with ``N = p ^ k``, ``k >= 2``, ``p`` smallest:
+    ``ln 32 = 5 * ln 2`` puts logarithms of one base on a common atom."""
+    out = []
+    for s in dict.fromkeys(re.findall(r"\bln\s+(\d+)\b", g.all_text)):
+        n = int(s)
+        for p in range(2, math.isqrt(n) + 1):
+            k, v = 0, 1
+            while v < n:
+                v, k = v * p, k + 1
+            if v == n:
+                out.append((n, k, p))
+                break
+    return out[:limit]
+
+
 def _sqrt_args(g: GoalInfo) -> list[str]:
     text = " ".join(g.all_text.split())
     args: list[str] = []
@@ -756,6 +782,19 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         add("symmetry; apply sqrt_lem_1; try nra", 0.4, tag="sqrt-lem")
     if d.real and re.search(r"\bln\s*\(", g.all_text):
         add(LN_EXPAND, 0.4, tag="ln-expand")
+    if d.real and re.search(r"\bRpower\b|\bexp\b", " ".join(h.type for h in g.hyps if "forall" not in h.type)):
+        add(EXP_LOG, 0.4, tag="exp-log")
+    pw = _ln_powers(g) if d.real else []
+    if pw:
+        add(
+            "; ".join(
+                f"assert (Hln{n}_ : ln {n} = {k} * ln {p}) by (replace {n} with ({p} ^ {k}) by lra; rewrite ln_pow by lra; simpl; lra); "
+                f"rewrite Hln{n}_ in *"
+                for n, k, p in pw
+            ),
+            0.3,
+            tag="ln-factor",
+        )
     ks = sorted({k for k in re.findall(r"\bln\s+(\d+)\b", g.all_text) if int(k) > 1}, key=int)[:4] if d.real else []
     if ks and not any(h.type.startswith("0 < ln") for h in g.hyps):
         # `ln_gt_0` is Coquelicot's, not the standard library's: ln 1 = 0 and monotonicity instead

@@ -117,6 +117,9 @@ def test_benchmark_script_writes_rows_and_resumes(tmp_path, capsys):
         ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c14 : (Int_part (17 / 3) + up (sqrt 50))%Z = 13%Z.", "up-eval"),
         # exponents bounded by the numeral they multiply to, then every pair of values
         ("Require Import Arith.", "Theorem c15 (a b : nat) (h : 2 ^ a * 5 ^ b = 200) : a + b = 5.", "exp-bound"),
+        # exponential equations: exponents compared through ln, logarithms on one base
+        ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c16 (x : R) (h : Rpower 9 x = Rpower 3 (x + 4)) : x = 4.", "exp-log"),
+        ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c17 (x : R) (h : Rpower 2 (x + 1) = 32) : x = 4.", "ln-factor"),
         ("Require Import Arith.", "Theorem c10 : forall n : nat, n <> 0 -> Nat.divide 3 (9 ^ n).", "mod-push"),
         ("Require Import ZArith.\nOpen Scope Z_scope.", "Theorem c9 (a b : Z) (h0 : a mod 11 = 3) (h1 : b mod 11 = 7) : (a ^ 3 * b ^ 2 - 4 * a) mod 11 = 2.", "mod-push"),
     ],

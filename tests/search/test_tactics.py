@@ -345,3 +345,13 @@ def test_numeral_base_exponents_get_bounds_then_a_nested_case_split():
     # too large to compute in unary: no bound offered
     _, steps = ROCQ.candidates("  x : nat\n  h : 10 ^ x = 1000000000\n  ============================\n  x = 9", depth=0)
     assert not [s for s in steps if s.tag == "exp-bound"]
+
+
+def test_exponential_equations_get_logarithms_on_a_common_base():
+    goal = "  x : R\n  h : Rpower 2 (x + 1) = 32\n  ============================\n  x = 4"
+    _, steps = ROCQ.candidates(goal, depth=0)
+    assert "exp-log" in [s.tag for s in steps]
+    goal = "  x : R\n  h : (x + 1) * ln 2 = ln 32\n  h2 : ln 12 = y\n  ============================\n  x = 4"
+    _, steps = ROCQ.candidates(goal, depth=1)
+    factor = next(s.tactic for s in steps if s.tag == "ln-factor")
+    assert factor.startswith("assert (Hln32_ : ln 32 = 5 * ln 2)") and "ln 12" not in factor
