@@ -821,9 +821,21 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         )
     for h in g.hyps:
         m = re.match(r"^forall\s+(\w+)\s*:\s*R\s*,", h.type)
-        if m and not _defined_function(h.type):
+        f = _defined_function(h.type) if m else None
+        # a "definition" whose function recurs in it (f x + 2 * f (- x) = x) is an equation to instantiate
+        if m and (not f or len(re.findall(rf"\b{re.escape(f)}\b", h.type)) > 1):
             n = h.names[0]
             add("; ".join(f"pose proof ({n} ({k}))" for k in ("0", "1", "-1", "2")), 0.8, tag="instantiate")
+            points = _goal_points(g)
+            if points:
+                # premises (x <> 0 -> ...) discharged on the spot; - - t and / / t written back as t
+                premises = len(re.findall(r"->", h.type.split("=")[0]))
+                side = " ltac:(solve [lra | apply Rinv_neq_0_compat; lra])" * premises
+                add(
+                    "; ".join(f"pose proof ({n} ({k}){side})" for k in points) + "; rewrite ?Ropp_involutive, ?Rinv_inv in *",
+                    0.6,
+                    tag="instantiate",
+                )
     if d.real:
         pw = list(dict.fromkeys(re.findall(r"\bRpower\s+(\d+|\(\d+\s*/\s*\d+\))\s+(\d+)\b", g.all_text)))[:3]
         if pw:
@@ -921,6 +933,22 @@ def _shifted_instances(g: GoalInfo, limit: int = 2) -> list[str]:
                 arg = f"({t} {inv} ({m.group('c')}) {m.group('op')} {m.group('c')})"
             steps.append(f"pose proof ({name} {x0}) as Hs{i}; replace {arg} with {t} in Hs{i} by lra")
         out.append("; ".join(steps[:4]))
+    return out[:limit]
+
+
+def _goal_points(g: GoalInfo, limit: int = 6) -> list[str]:
+    """Where the conclusion evaluates functions (``f 2``, ``f (1 / 3)``), and the reciprocals
+    and opposites of those points: the instances a functional equation ``forall x, f x + 2 *
+    f (1 / x) = ...`` needs to be solved as a linear system for ``f 2``."""
+    out: list[str] = []
+    for m in re.finditer(r"\b[A-Za-z_]\w*\s+(\d+|\(\s*-?\d+\s*/\s*\d+\s*\)|\(\s*-\s*\d+\s*\))(?!\w)", g.concl):
+        t = " ".join(m.group(1).strip("()").split())
+        v = _eval_numeral(t.replace(" ", ""))
+        if v is None or t in ("0", "1", "-1", "2"):
+            continue
+        for cand in (t, f"/ ({t})" if v != 0 else None, f"- ({t})"):
+            if cand and cand not in out:
+                out.append(cand)
     return out[:limit]
 
 

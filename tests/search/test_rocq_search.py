@@ -120,6 +120,8 @@ def test_benchmark_script_writes_rows_and_resumes(tmp_path, capsys):
         # exponential equations: exponents compared through ln, logarithms on one base
         ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c16 (x : R) (h : Rpower 9 x = Rpower 3 (x + 4)) : x = 4.", "exp-log"),
         ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c17 (x : R) (h : Rpower 2 (x + 1) = 32) : x = 4.", "ln-factor"),
+        # a functional equation instantiated where the goal evaluates it, and at the reciprocal
+        ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c18 (f : R -> R) (h : forall x, x <> 0 -> f x + 2 * f (/ x) = 3 * x) : f 3 = -7/3.", "instantiate"),
         ("Require Import Arith.", "Theorem c10 : forall n : nat, n <> 0 -> Nat.divide 3 (9 ^ n).", "mod-push"),
         ("Require Import ZArith.\nOpen Scope Z_scope.", "Theorem c9 (a b : Z) (h0 : a mod 11 = 3) (h1 : b mod 11 = 7) : (a ^ 3 * b ^ 2 - 4 * a) mod 11 = 2.", "mod-push"),
     ],

@@ -355,3 +355,14 @@ def test_exponential_equations_get_logarithms_on_a_common_base():
     _, steps = ROCQ.candidates(goal, depth=1)
     factor = next(s.tactic for s in steps if s.tag == "ln-factor")
     assert factor.startswith("assert (Hln32_ : ln 32 = 5 * ln 2)") and "ln 12" not in factor
+
+
+def test_functional_equation_is_instantiated_at_the_goals_points():
+    goal = "  f : R -> R\n  h : forall x : R, f x + 2 * f (- x) = x\n  ============================\n  f 3 = -3"
+    _, steps = ROCQ.candidates(goal, depth=0)
+    inst = [s.tactic for s in steps if s.tag == "instantiate"]
+    assert "pose proof (h (3)); pose proof (h (/ (3))); pose proof (h (- (3))); rewrite ?Ropp_involutive, ?Rinv_inv in *" in inst
+    # a plain definition is rewritten, not instantiated
+    goal = "  f : R -> R\n  h : forall x : R, f x = 2 * x + 1\n  ============================\n  f 3 = 7"
+    _, steps = ROCQ.candidates(goal, depth=0)
+    assert not [s for s in steps if s.tag == "instantiate"]
