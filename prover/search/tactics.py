@@ -246,6 +246,10 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
                 2,
                 tag="cancel-diseq",
             )
+    if d.real and re.search(r"\b(?:sin|cos)\b", g.all_text):
+        hints = "; ".join(f"pose proof (sin2_cos2 {a})" for a in _trig_args(g))
+        if hints:
+            add(hints + "; unfold Rsqr in *; nra", 2, tag="trig-nra")
     if g.vars_of("C") or _is_complex(g, d):
         add(COMPLEX_CLOSER, 2, tag="complex")
     if d.real and root and re.search(r"\^ ?[34]", g.all_text):
@@ -551,6 +555,25 @@ def _ln_powers(g: GoalInfo, limit: int = 3) -> list[tuple[int, int, int]]:
     return out[:limit]
 
 
+TRIG_VALUES = (
+    "rewrite ?sin_0, ?cos_0, ?sin_PI, ?cos_PI, ?sin_PI2, ?cos_PI2, ?sin_PI3, ?cos_PI3, ?sin_PI6, ?cos_PI6, "
+    "?sin_PI4, ?cos_PI4, ?tan_PI4, ?tan_PI3 in *"
+)
+"""Sine, cosine and tangent at 0, pi, pi/2, pi/3, pi/4, pi/6 (the standard library's table)."""
+TRIG_EXPAND = "rewrite ?sin_plus, ?cos_plus, ?sin_minus, ?cos_minus, ?sin_2a, ?cos_2a, ?sin_neg, ?cos_neg in *"
+"""Sums, differences, doubles and opposites of angles expanded into sines and cosines."""
+
+
+def _trig_args(g: GoalInfo, limit: int = 3) -> list[str]:
+    text = " ".join(g.all_text.split())
+    args: list[str] = []
+    for m in re.finditer(r"\b(?:sin|cos)\s+", text):
+        arg = _leading_arg(text[m.end() :])
+        if arg and arg not in args:
+            args.append(arg)
+    return args[:limit]
+
+
 def _sqrt_args(g: GoalInfo) -> list[str]:
     text = " ".join(g.all_text.split())
     args: list[str] = []
@@ -799,6 +822,11 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
     if ks and not any(h.type.startswith("0 < ln") for h in g.hyps):
         # `ln_gt_0` is Coquelicot's, not the standard library's: ln 1 = 0 and monotonicity instead
         add("; ".join(f"assert (0 < ln {k}) by (rewrite <- ln_1; apply ln_increasing; lra)" for k in ks), 0.3, tag="ln-pos")
+    if d.real and re.search(r"\b(?:sin|cos|tan)\b", g.all_text):
+        if "PI" in g.all_text or re.search(r"\b(?:sin|cos)\s+0\b", g.all_text):
+            add(TRIG_VALUES, 0.3, tag="trig-values")
+        if re.search(r"\b(?:sin|cos)\s*\((?:[^()]|\([^()]*\))*[-+]|\b(?:sin|cos)\s*\(\s*2\s*\*", g.all_text):
+            add(TRIG_EXPAND, 0.5, tag="trig-expand")
     ups = _up_values(g) if d.real else []
     if ups:
         add(

@@ -122,6 +122,10 @@ def test_benchmark_script_writes_rows_and_resumes(tmp_path, capsys):
         ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c17 (x : R) (h : Rpower 2 (x + 1) = 32) : x = 4.", "ln-factor"),
         # a functional equation instantiated where the goal evaluates it, and at the reciprocal
         ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c18 (f : R -> R) (h : forall x, x <> 0 -> f x + 2 * f (/ x) = 3 * x) : f 3 = -7/3.", "instantiate"),
+        # trigonometry: sin^2 + cos^2 = 1 for nra, the table of special values, double angles
+        ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c19 (x : R) (h : sin x = 3 / 5) (h2 : 0 < cos x) : cos x = 4 / 5.", "trig-nra"),
+        ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c20 : 2 * cos (PI / 3) + sin (PI / 6) = 3 / 2.", "trig-values"),
+        ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c21 (x : R) (h : sin x = 1 / 3) : cos (2 * x) = 7 / 9.", "trig-expand"),
         ("Require Import Arith.", "Theorem c10 : forall n : nat, n <> 0 -> Nat.divide 3 (9 ^ n).", "mod-push"),
         ("Require Import ZArith.\nOpen Scope Z_scope.", "Theorem c9 (a b : Z) (h0 : a mod 11 = 3) (h1 : b mod 11 = 7) : (a ^ 3 * b ^ 2 - 4 * a) mod 11 = 2.", "mod-push"),
     ],

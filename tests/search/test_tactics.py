@@ -366,3 +366,12 @@ def test_functional_equation_is_instantiated_at_the_goals_points():
     goal = "  f : R -> R\n  h : forall x : R, f x = 2 * x + 1\n  ============================\n  f 3 = 7"
     _, steps = ROCQ.candidates(goal, depth=0)
     assert not [s for s in steps if s.tag == "instantiate"]
+
+
+def test_trigonometric_goals_get_values_expansions_and_the_pythagorean_identity():
+    goal = "  x : R\n  h : sin x = 1 / 3\n  ============================\n  cos (2 * x) + sin (PI / 6) = 7 / 9 + 1 / 2"
+    closers, steps = ROCQ.candidates(goal, depth=0)
+    tags = [s.tag for s in steps]
+    assert "trig-values" in tags and "trig-expand" in tags
+    trig = next(c.tactic for c in closers if c.tag == "trig-nra")
+    assert trig.startswith("pose proof (sin2_cos2 x); pose proof (sin2_cos2 (2 * x))")
