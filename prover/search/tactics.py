@@ -785,6 +785,9 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
             else:
                 add(f"rewrite !{h.names[0]} in *", 0.3, tag="rewrite-def")
                 add(f"rewrite !{h.names[0]}", 0.4, tag="rewrite-def")
+                if re.search(rf"\bmap\s+{re.escape(f)}\b", g.concl):
+                    # `map f l` has `f` unapplied: rewrite the function inside the map
+                    add(f"rewrite (map_ext _ _ {h.names[0]})", 0.3, tag="map-ext")
     for name in ctx.local_defs:
         if re.search(rf"\b{re.escape(name)}\b", g.all_text):
             add(f"unfold {name} in *", 0.4, tag="unfold-def")
@@ -836,6 +839,8 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         )
     if d.real and re.search(r"\bInt_part\b", g.all_text):
         add("unfold Int_part in *", 0.4, tag="unfold")
+    for tac in _unrolled_recurrences(g):
+        add(tac, 0.4, tag="unroll")
     for tac in _sqrt_equations(g) if d.real else []:
         add(tac, 0.4, tag="sqrt-square")
     for arg, root_value in _perfect_square_roots(g):
@@ -977,6 +982,30 @@ def _goal_points(g: GoalInfo, limit: int = 6) -> list[str]:
         for cand in (t, f"/ ({t})" if v != 0 else None, f"- ({t})"):
             if cand and cand not in out:
                 out.append(cand)
+    return out[:limit]
+
+
+_RECURRENCE = re.compile(
+    r"^forall\s+(?P<n>\w+)\s*(?::\s*nat\s*)?,\s*(?P<u>[A-Za-z_]\w*)\s*\(\s*(?:(?P=n)\s*\+\s*(?P<k>\d+)|(?P<s>(?:S\s*\(?\s*)+)(?P=n)\s*\)*)\s*\)(?:%nat)?\s*="
+)
+
+
+def _unrolled_recurrences(g: GoalInfo, limit: int = 2, top: int = 30) -> list[str]:
+    """A recurrence ``forall n, u (n + k) = ...`` and a goal about ``u N`` (``N`` a numeral):
+    the instances at ``n = 0 .. N - k``, arguments computed, so that the values follow from the
+    initial ones by linear arithmetic."""
+    out = []
+    for h in g.hyps:
+        m = _RECURRENCE.match(" ".join(h.type.split()))
+        if not m:
+            continue
+        u = m.group("u")
+        k = int(m.group("k")) if m.group("k") else m.group("s").count("S")
+        targets = [int(x) for x in re.findall(rf"\b{re.escape(u)}\s*\(?\s*(\d+)\s*(?:%nat)?\s*\)?", g.concl)]
+        if not targets or not 0 <= max(targets) - k <= top:
+            continue
+        name = h.names[0]
+        out.append("; ".join(f"pose proof ({name} {i}%nat) as Hu{i}_" for i in range(max(targets) - k + 1)) + "; simpl in *")
     return out[:limit]
 
 

@@ -375,3 +375,13 @@ def test_trigonometric_goals_get_values_expansions_and_the_pythagorean_identity(
     assert "trig-values" in tags and "trig-expand" in tags
     trig = next(c.tactic for c in closers if c.tag == "trig-nra")
     assert trig.startswith("pose proof (sin2_cos2 x); pose proof (sin2_cos2 (2 * x))")
+
+
+def test_recurrences_are_unrolled_to_the_value_asked_for():
+    goal = "  u : nat -> nat\n  h : forall n : nat, u (n + 2) = u (n + 1) + u n\n  ============================\n  u 5 = 8"
+    _, steps = ROCQ.candidates(goal, depth=0)
+    unroll = next(s.tactic for s in steps if s.tag == "unroll")
+    assert unroll == "pose proof (h 0%nat) as Hu0_; pose proof (h 1%nat) as Hu1_; pose proof (h 2%nat) as Hu2_; pose proof (h 3%nat) as Hu3_; simpl in *"
+    goal = "  u : nat -> nat\n  h : forall n : nat, u (S n) = 2 * u n\n  ============================\n  u 500 = 8"
+    _, steps = ROCQ.candidates(goal, depth=0)
+    assert not [s for s in steps if s.tag == "unroll"]  # too far to unroll
