@@ -845,6 +845,13 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         add(tac, 0.4, tag="sqrt-square")
     for arg, root_value in _perfect_square_roots(g):
         add(f"replace (sqrt {arg}) with ({root_value}) by (symmetry; apply sqrt_lem_1; lra)", 0.3, tag="sqrt-eval")
+    if d.real and re.search(r"\bR(?:max|min)\b", g.all_text):
+        add(
+            "unfold Rmax, Rmin in *; repeat match goal with H : context [Rle_dec ?x ?y] |- _ => destruct (Rle_dec x y) "
+            "| |- context [Rle_dec ?x ?y] => destruct (Rle_dec x y) end",
+            0.5,
+            tag="minmax-cases",
+        )
     if "Rabs" in g.all_text:
         add(
             "unfold Rabs in *; repeat match goal with H : context [Rcase_abs ?x] |- _ => destruct (Rcase_abs x) "
@@ -882,7 +889,7 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
             )
         for tac in _shifted_instances(g):
             add(tac, 0.6, tag="shift-eval")
-    if re.search(r"\b(?:Nat|Z)\.divide\b|\(\s*\d+\s*\|", concl):
+    if re.search(r"\b(?:Nat|Z)\.divide\b|\(\s*\d+\s*\||\(\s*[A-Za-z_]\w*\s*\|\s", g.all_text):
         # one name per domain: a reference to an absent `Z.divide` fails the whole tactic
         names = ", ".join(n for n, ok in (("Nat.divide", d.natural), ("Z.divide", d.integer)) if ok)
         if names:

@@ -385,3 +385,10 @@ def test_recurrences_are_unrolled_to_the_value_asked_for():
     goal = "  u : nat -> nat\n  h : forall n : nat, u (S n) = 2 * u n\n  ============================\n  u 500 = 8"
     _, steps = ROCQ.candidates(goal, depth=0)
     assert not [s for s in steps if s.tag == "unroll"]  # too far to unroll
+
+
+def test_max_min_and_divisibility_hypotheses_get_their_steps():
+    _, steps = ROCQ.candidates("  x, y : R\n  ============================\n  Rmax x y + Rmin x y = x + y", depth=0)
+    assert "minmax-cases" in [s.tag for s in steps]
+    _, steps = ROCQ.candidates("  a : Z\n  h : (3 | a)\n  ============================\n  (a * a) mod 9 = 0", depth=0)
+    assert "unfold Z.divide in *" in [s.tactic for s in steps]
