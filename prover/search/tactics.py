@@ -935,6 +935,9 @@ def _witnesses(g: GoalInfo, d: Domain, limit: int = 8) -> list[str]:
     q = re.fullmatch(rf"\s*(?P<e>.+?)\s*=\s*{times}\s*", body, re.S) or re.fullmatch(rf"\s*{times}\s*=\s*(?P<e>.+?)\s*", body, re.S)
     if q and not re.search(rf"\b{v}\b", q.group("e")):
         out.insert(0, f"(({q.group('e')}) / {q.group('k1') or q.group('k2')})")
+    root = _linear_root(name, body)
+    if root is not None and root not in out:
+        out.insert(0, root)
     for n in re.findall(r"(?<![\w.])(\d+)(?![\w.])", body):
         if n not in out and len(n) <= 6:
             out.append(n)
@@ -943,6 +946,29 @@ def _witnesses(g: GoalInfo, d: Domain, limit: int = 8) -> list[str]:
     if (typ in ("Z", "R") or (not typ and (d.integer or d.real))) and "-1" not in out:
         out.insert(3, "(-1)")
     return out[:limit]
+
+
+def _linear_root(name: str, body: str) -> str | None:
+    """The solution of the body's first equation when it is linear in ``name`` with numeral
+    coefficients (``exists x, 3 * x + 2 = 11 /\\ ...`` -> ``3``), as a Rocq numeral or fraction."""
+    eq = re.split(r"/\\", body)[0].strip().strip("()")
+    if eq.count("=") != 1 or re.search(r"<|>", eq):
+        return None
+    left, right = eq.split("=")
+    v = re.escape(name)
+
+    def f(x: int):
+        sub = lambda s: re.sub(rf"\b{v}\b", f"({x})", s)
+        a, b = _eval_numeral(sub(left).strip()), _eval_numeral(sub(right).strip())
+        return None if a is None or b is None else a - b
+
+    f0, f1, f2 = f(0), f(1), f(2)
+    if f0 is None or f1 is None or f2 is None or f1 == f0 or f2 - f1 != f1 - f0:
+        return None
+    r = -f0 / (f1 - f0)
+    if r.denominator == 1:
+        return str(r.numerator) if r >= 0 else f"({r.numerator})"
+    return f"({r.numerator} / {r.denominator})"
 
 
 _SHIFTED = re.compile(

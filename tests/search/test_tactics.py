@@ -392,3 +392,13 @@ def test_max_min_and_divisibility_hypotheses_get_their_steps():
     assert "minmax-cases" in [s.tag for s in steps]
     _, steps = ROCQ.candidates("  a : Z\n  h : (3 | a)\n  ============================\n  (a * a) mod 9 = 0", depth=0)
     assert "unfold Z.divide in *" in [s.tactic for s in steps]
+
+
+def test_linear_existential_gets_its_solution_as_first_witness():
+    goal = "  ============================\n  exists x : R, 4 * x - 3 = 2 * x + 6 /\\ 0 < x"
+    _, steps = ROCQ.candidates(goal, depth=0)
+    wit = [s.tactic for s in steps if s.tag == "witness"]
+    assert wit[0] == "exists (9 / 2)"
+    goal = "  ============================\n  exists x : R, x * x = 4"  # not linear: no solution offered
+    _, steps = ROCQ.candidates(goal, depth=0)
+    assert [s.tactic for s in steps if s.tag == "witness"][0] == "exists 0"
