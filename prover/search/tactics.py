@@ -564,24 +564,23 @@ TRIG_EXPAND = "rewrite ?sin_plus, ?cos_plus, ?sin_minus, ?cos_minus, ?sin_2a, ?c
 """Sums, differences, doubles and opposites of angles expanded into sines and cosines."""
 
 
-def _trig_args(g: GoalInfo, limit: int = 3) -> list[str]:
+def _args_of(g: GoalInfo, functions: str) -> list[str]:
+    """The distinct arguments the goal applies the named functions to (``sin|cos``)."""
     text = " ".join(g.all_text.split())
     args: list[str] = []
-    for m in re.finditer(r"\b(?:sin|cos)\s+", text):
-        arg = _leading_arg(text[m.end() :])
-        if arg and arg not in args:
-            args.append(arg)
-    return args[:limit]
-
-
-def _sqrt_args(g: GoalInfo) -> list[str]:
-    text = " ".join(g.all_text.split())
-    args: list[str] = []
-    for m in re.finditer(r"\bsqrt\s+", text):
+    for m in re.finditer(rf"\b(?:{functions})\s+", text):
         arg = _leading_arg(text[m.end() :])
         if arg and arg not in args:
             args.append(arg)
     return args
+
+
+def _trig_args(g: GoalInfo, limit: int = 3) -> list[str]:
+    return _args_of(g, "sin|cos")[:limit]
+
+
+def _sqrt_args(g: GoalInfo) -> list[str]:
+    return _args_of(g, "sqrt")
 
 
 def _sqrt_equations(g: GoalInfo, limit: int = 2) -> list[str]:
@@ -666,12 +665,8 @@ def _up_values(g: GoalInfo, limit: int = 3) -> list[tuple[str, int, str]]:
     """``(A, z, closer)`` for each ``up A`` with a closed argument: a rational numeral
     expression or ``sqrt N``. ``z = floor(A) + 1`` is computed here; ``tech_up`` turns
     ``z = up A`` into ``A < z <= A + 1``, which ``closer`` proves."""
-    text = " ".join(g.all_text.split())
     out: list[tuple[str, int, str]] = []
-    for m in re.finditer(r"\bup\s+", text):
-        arg = _leading_arg(text[m.end() :])
-        if not arg or any(arg == a for a, _, _ in out):
-            continue
+    for arg in _args_of(g, "up"):
         value = _eval_numeral(arg)
         if value is not None:
             out.append((arg, math.floor(value) + 1, "lra"))
