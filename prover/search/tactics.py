@@ -622,6 +622,21 @@ def _perfect_square_roots(g: GoalInfo) -> list[tuple[str, str]]:
     return out[:3]
 
 
+def _radicals(g: GoalInfo, limit: int = 3) -> list[tuple[str, int, int]]:
+    """``(A, k, m)`` for each ``sqrt A`` with ``A`` a closed integer ``k * k * m``, ``k > 1``
+    largest and ``m > 1``: ``sqrt 80 = 4 * sqrt 5`` puts radicals on a common atom."""
+    out = []
+    for arg in _sqrt_args(g):
+        value = _eval_numeral(arg)
+        if value is None or value.denominator != 1 or not 1 < value <= 10**12:
+            continue
+        n = int(value)
+        k = max((i for i in range(2, math.isqrt(n) + 1) if n % (i * i) == 0), default=1)
+        if k > 1 and n // (k * k) > 1:
+            out.append((arg, k, n // (k * k)))
+    return out[:limit]
+
+
 def _eval_numeral(expr: str):
     """Exact value of a closed ``+ - * / ^`` numeral expression, or None."""
     import ast
@@ -838,6 +853,17 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         add(tac, 0.4, tag="unroll")
     for tac in _sqrt_equations(g) if d.real else []:
         add(tac, 0.4, tag="sqrt-square")
+    rad = _radicals(g) if d.real else []
+    if rad:
+        add(
+            "; ".join(
+                f"replace (sqrt {a}) with ({k} * sqrt {m}) by (symmetry; apply sqrt_lem_1; [lra | pose proof (sqrt_pos {m}); nra | "
+                f"replace ({k} * sqrt {m} * ({k} * sqrt {m})) with ({k} * {k} * (sqrt {m} * sqrt {m})) by ring; rewrite sqrt_sqrt by lra; lra])"
+                for a, k, m in rad
+            ),
+            0.3,
+            tag="sqrt-factor",
+        )
     for arg, root_value in _perfect_square_roots(g):
         add(f"replace (sqrt {arg}) with ({root_value}) by (symmetry; apply sqrt_lem_1; lra)", 0.3, tag="sqrt-eval")
     if d.real and re.search(r"\bR(?:max|min)\b", g.all_text):

@@ -130,6 +130,7 @@ def test_benchmark_script_writes_rows_and_resumes(tmp_path, capsys):
         ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c22 (u : nat -> R) (h0 : u 0%nat = 1) (h1 : u 1%nat = 2) (h : forall n, u (n + 2)%nat = 2 * u (n + 1)%nat - u n) : u 6%nat = 7.", "unroll"),
         ("Require Import Arith List.", "Theorem c23 (w : nat -> nat) (h : forall n, w n = 3 * n + 1) : fold_right plus 0 (map w (seq 0 20)) = 590.", "map-ext"),
         ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c24 (x y : R) (h : Rmax x y = 5) (h2 : Rmin x y = 2) : x + y = 7.", "minmax-cases"),
+        ("Require Import Reals.\nOpen Scope R_scope.", "Theorem c25 : sqrt 12 + sqrt 27 = 5 * sqrt 3.", "sqrt-factor"),
         ("Require Import Arith.", "Theorem c10 : forall n : nat, n <> 0 -> Nat.divide 3 (9 ^ n).", "mod-push"),
         ("Require Import ZArith.\nOpen Scope Z_scope.", "Theorem c9 (a b : Z) (h0 : a mod 11 = 3) (h1 : b mod 11 = 7) : (a ^ 3 * b ^ 2 - 4 * a) mod 11 = 2.", "mod-push"),
     ],

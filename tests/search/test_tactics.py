@@ -402,3 +402,11 @@ def test_linear_existential_gets_its_solution_as_first_witness():
     goal = "  ============================\n  exists x : R, x * x = 4"  # not linear: no solution offered
     _, steps = ROCQ.candidates(goal, depth=0)
     assert [s.tactic for s in steps if s.tag == "witness"][0] == "exists 0"
+
+
+def test_radicals_are_written_over_their_square_free_part():
+    goal = "  ============================\n  sqrt 80 + sqrt 45 + sqrt 49 + sqrt 7 = 7 * sqrt 5 + 7 + sqrt 7"
+    _, steps = ROCQ.candidates(goal, depth=0)
+    fac = next(s.tactic for s in steps if s.tag == "sqrt-factor")
+    assert fac.startswith("replace (sqrt 80) with (4 * sqrt 5) by") and "replace (sqrt 45) with (3 * sqrt 5)" in fac
+    assert "sqrt 49" not in fac and "(sqrt 7)" not in fac  # a perfect square, a square-free radicand
