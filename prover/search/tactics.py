@@ -760,6 +760,11 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
     add = lambda tac, cost=1.0, t=1.0, tag="": s.append(
         Candidate(tactic=tac, kind="step", timeout=t, cost=cost, tag=tag or tac.split()[0])
     )
+
+    def add_joined(parts: list[str], cost: float, tag: str) -> None:
+        """One step made of every instance of a family (all the radicals, all the ``up``s)."""
+        if parts:
+            add("; ".join(parts), cost, tag=tag)
     concl = g.concl
     if concl.startswith(("forall", "~")) or "->" in concl:
         add("intros", 0.2)
@@ -820,17 +825,15 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         add(LN_EXPAND, 0.4, tag="ln-expand")
     if d.real and re.search(r"\bRpower\b|\bexp\b", " ".join(h.type for h in g.hyps if "forall" not in h.type)):
         add(EXP_LOG, 0.4, tag="exp-log")
-    pw = _ln_powers(g) if d.real else []
-    if pw:
-        add(
-            "; ".join(
-                f"assert (Hln{n}_ : ln {n} = {k} * ln {p}) by (replace {n} with ({p} ^ {k}) by lra; rewrite ln_pow by lra; simpl; lra); "
-                f"rewrite Hln{n}_ in *"
-                for n, k, p in pw
-            ),
-            0.3,
-            tag="ln-factor",
-        )
+    add_joined(
+        [
+            f"assert (Hln{n}_ : ln {n} = {k} * ln {p}) by (replace {n} with ({p} ^ {k}) by lra; rewrite ln_pow by lra; simpl; lra); "
+            f"rewrite Hln{n}_ in *"
+            for n, k, p in (_ln_powers(g) if d.real else [])
+        ],
+        0.3,
+        "ln-factor",
+    )
     ks = sorted({k for k in re.findall(r"\bln\s+(\d+)\b", g.all_text) if int(k) > 1}, key=int)[:4] if d.real else []
     if ks and not any(h.type.startswith("0 < ln") for h in g.hyps):
         # `ln_gt_0` is Coquelicot's, not the standard library's: ln 1 = 0 and monotonicity instead
@@ -840,30 +843,26 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
             add(TRIG_VALUES, 0.3, tag="trig-values")
         if re.search(r"\b(?:sin|cos)\s*\((?:[^()]|\([^()]*\))*[-+]|\b(?:sin|cos)\s*\(\s*2\s*\*", g.all_text):
             add(TRIG_EXPAND, 0.5, tag="trig-expand")
-    ups = _up_values(g) if d.real else []
-    if ups:
-        add(
-            "; ".join(f"replace (up {a}) with ({z})%Z by (apply tech_up; first [lra | {c}])" for a, z, c in ups),
-            0.3,
-            tag="up-eval",
-        )
+    add_joined(
+        [f"replace (up {a}) with ({z})%Z by (apply tech_up; first [lra | {c}])" for a, z, c in (_up_values(g) if d.real else [])],
+        0.3,
+        "up-eval",
+    )
     if d.real and re.search(r"\bInt_part\b", g.all_text):
         add("unfold Int_part in *", 0.4, tag="unfold")
     for tac in _unrolled_recurrences(g):
         add(tac, 0.4, tag="unroll")
     for tac in _sqrt_equations(g) if d.real else []:
         add(tac, 0.4, tag="sqrt-square")
-    rad = _radicals(g) if d.real else []
-    if rad:
-        add(
-            "; ".join(
-                f"replace (sqrt {a}) with ({k} * sqrt {m}) by (symmetry; apply sqrt_lem_1; [lra | pose proof (sqrt_pos {m}); nra | "
-                f"replace ({k} * sqrt {m} * ({k} * sqrt {m})) with ({k} * {k} * (sqrt {m} * sqrt {m})) by ring; rewrite sqrt_sqrt by lra; lra])"
-                for a, k, m in rad
-            ),
-            0.3,
-            tag="sqrt-factor",
-        )
+    add_joined(
+        [
+            f"replace (sqrt {a}) with ({k} * sqrt {m}) by (symmetry; apply sqrt_lem_1; [lra | pose proof (sqrt_pos {m}); nra | "
+            f"replace ({k} * sqrt {m} * ({k} * sqrt {m})) with ({k} * {k} * (sqrt {m} * sqrt {m})) by ring; rewrite sqrt_sqrt by lra; lra])"
+            for a, k, m in (_radicals(g) if d.real else [])
+        ],
+        0.3,
+        "sqrt-factor",
+    )
     for arg, root_value in _perfect_square_roots(g):
         add(f"replace (sqrt {arg}) with ({root_value}) by (symmetry; apply sqrt_lem_1; lra)", 0.3, tag="sqrt-eval")
     if d.real and re.search(r"\bR(?:max|min)\b", g.all_text):
