@@ -204,7 +204,6 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
         add("vm_compute; reflexivity", 2, tag="vm_compute")
     if d.real and _nonlinear(g):
         add("psatz R 2", 2, tag="psatz")
-    if d.real and _nonlinear(g):
         hints = _vertex_hints(g)
         if hints:
             add("; ".join(hints) + "; nra", 2, tag="vertex-nra")
@@ -216,16 +215,13 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
             add("field_simplify; nra", 2, tag="fsimp-nra")
     hyp_mod = re.search(r"\bmod\b", " ".join(h.type for h in g.hyps))
     closed = not g.hyps and _closed_arith(concl)  # the compute closers' job
-    if not d.real and not closed and _is_eq(concl) and re.search(r"\bmod\b", concl) and (hyp_mod or "^" in concl):
-        if d.natural and not d.integer:
-            c.append(Candidate(tactic=NAT_MOD_PUSH, kind="close", timeout=2, tag="mod-push"))
-        elif d.integer and not d.natural:
-            c.append(Candidate(tactic=Z_MOD_PUSH, kind="close", timeout=2, tag="mod-push"))
-    if not d.real and re.match(r"^\(?(?:Nat\.divide|Z\.divide)\b|^\(\s*\d+\s*\|", concl):
-        if d.natural and not d.integer:
-            c.append(Candidate(tactic=NAT_DIVIDE_PUSH, kind="close", timeout=2, tag="mod-push"))
-        elif d.integer and not d.natural:
-            c.append(Candidate(tactic=Z_DIVIDE_PUSH, kind="close", timeout=2, tag="mod-push"))
+    # one number domain only: nat or Z (the push moves nat to Z itself)
+    push = {(True, False): (NAT_MOD_PUSH, NAT_DIVIDE_PUSH), (False, True): (Z_MOD_PUSH, Z_DIVIDE_PUSH)}.get((d.natural, d.integer))
+    if push and not d.real:
+        if not closed and _is_eq(concl) and re.search(r"\bmod\b", concl) and (hyp_mod or "^" in concl):
+            c.append(Candidate(tactic=push[0], kind="close", timeout=2, tag="mod-push"))
+        if re.match(r"^\(?(?:Nat\.divide|Z\.divide)\b|^\(\s*\d+\s*\|", concl):
+            c.append(Candidate(tactic=push[1], kind="close", timeout=2, tag="mod-push"))
     if d.natural and not d.real and re.search(r"\bmod\b|/", g.all_text):
         hints = _nat_divmod_hints(g)
         if hints:
@@ -247,7 +243,7 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
                 tag="cancel-diseq",
             )
     if d.real and re.search(r"\b(?:sin|cos)\b", g.all_text):
-        hints = "; ".join(f"pose proof (sin2_cos2 {a})" for a in _trig_args(g))
+        hints = "; ".join(f"pose proof (sin2_cos2 {a})" for a in _args_of(g, "sin|cos")[:3])
         if hints:
             add(hints + "; unfold Rsqr in *; nra", 2, tag="trig-nra")
     if g.vars_of("C") or _is_complex(g, d):
@@ -545,14 +541,23 @@ def _ln_powers(g: GoalInfo, limit: int = 3) -> list[tuple[int, int, int]]:
     out = []
     for s in dict.fromkeys(re.findall(r"\bln\s+(\d+)\b", g.all_text)):
         n = int(s)
-        for p in range(2, math.isqrt(n) + 1):
-            k, v = 0, 1
-            while v < n:
-                v, k = v * p, k + 1
-            if v == n:
+        # the largest exponent with an exact root has the smallest base
+        for k in range(n.bit_length(), 1, -1):
+            p = _int_root(n, k)
+            if p >= 2 and p**k == n:
                 out.append((n, k, p))
                 break
     return out[:limit]
+
+
+def _int_root(n: int, k: int) -> int:
+    """``floor(n ** (1 / k))`` in integers (a float root is wrong for large ``n``)."""
+    r = int(round(n ** (1.0 / k)))
+    while r**k > n:
+        r -= 1
+    while (r + 1) ** k <= n:
+        r += 1
+    return r
 
 
 TRIG_VALUES = (
@@ -573,10 +578,6 @@ def _args_of(g: GoalInfo, functions: str) -> list[str]:
         if arg and arg not in args:
             args.append(arg)
     return args
-
-
-def _trig_args(g: GoalInfo, limit: int = 3) -> list[str]:
-    return _args_of(g, "sin|cos")[:limit]
 
 
 def _sqrt_args(g: GoalInfo) -> list[str]:
@@ -622,6 +623,21 @@ def _perfect_square_roots(g: GoalInfo) -> list[tuple[str, str]]:
     return out[:3]
 
 
+def _square_part(n: int) -> int:
+    """The largest ``k`` with ``k * k`` dividing ``n``. Primes up to the cube root are divided
+    out; what is left has at most two prime factors, so it is a square exactly when it is ``p * p``."""
+    k, p = 1, 2
+    while p * p * p <= n:
+        while n % (p * p) == 0:
+            n //= p * p
+            k *= p
+        if n % p == 0:
+            n //= p
+        p += 1
+    r = math.isqrt(n)
+    return k * r if r > 1 and r * r == n else k
+
+
 def _radicals(g: GoalInfo, limit: int = 3) -> list[tuple[str, int, int]]:
     """``(A, k, m)`` for each ``sqrt A`` with ``A`` a closed integer ``k * k * m``, ``k > 1``
     largest and ``m > 1``: ``sqrt 80 = 4 * sqrt 5`` puts radicals on a common atom."""
@@ -631,7 +647,7 @@ def _radicals(g: GoalInfo, limit: int = 3) -> list[tuple[str, int, int]]:
         if value is None or value.denominator != 1 or not 1 < value <= 10**12:
             continue
         n = int(value)
-        k = max((i for i in range(2, math.isqrt(n) + 1) if n % (i * i) == 0), default=1)
+        k = _square_part(n)
         if k > 1 and n // (k * k) > 1:
             out.append((arg, k, n // (k * k)))
     return out[:limit]

@@ -74,17 +74,23 @@ def test_policy_chat_model_answers_check_proof_and_records_tokens():
 
 
 # -- real Rocq: LemmaAgent checks in coqtop, the verdict is the full soundness verdict -------
+def _verified_episodes(p, scripts, *, max_turns, n=1):
+    """``n`` agent-loop episodes of ``p`` under the real verifier; the environment and the
+    verifier are closed afterwards (the verifier is returned for its counters)."""
+    v = Verifier(mode="auto", timeout=60)
+    env = AgentEnvironment(v, ForcedSampler(scripts), EnvConfig(loop="agent", max_turns=max_turns))
+    try:
+        return env.run_group(p, n, seed=1), v
+    finally:
+        env.close()
+        v.close()
+
+
 @pytest.mark.rocq
 @needs_rocq
 def test_agent_episode_feeds_back_tool_results_and_is_rewarded_by_the_verdict():
     p = _taut()
-    v = Verifier(mode="auto", timeout=60)
-    env = AgentEnvironment(v, ForcedSampler(["lia.", "tauto."]), EnvConfig(loop="agent", max_turns=3))
-    try:
-        eps = env.run_group(p, 2, seed=1)
-    finally:
-        env.close()
-        v.close()
+    eps, v = _verified_episodes(p, ["lia.", "tauto."], max_turns=3, n=2)
     for e in eps:
         assert e.error is None and e.solved and e.reward == 1.0 and trainable(e)
         assert [t.script for t in e.turns] == ["lia.", "tauto."]
@@ -108,13 +114,7 @@ def test_agent_episode_feeds_back_tool_results_and_is_rewarded_by_the_verdict():
 def test_cheating_script_earns_nothing(cheat, monkeypatch):
     p = _taut()
     monkeypatch.setattr(agent_env, "script_of", lambda actions: cheat)  # as if the policy could emit it
-    v = Verifier(mode="auto", timeout=60)
-    env = AgentEnvironment(v, ForcedSampler(["tauto."]), EnvConfig(loop="agent", max_turns=2))
-    try:
-        (e,) = env.run_group(p, 1, seed=1)
-    finally:
-        env.close()
-        v.close()
+    (e,), _ = _verified_episodes(p, ["tauto."], max_turns=2)
     assert e.error is None and not e.solved and e.reward == 0.0
     assert [t.script for t in e.turns] == [cheat, cheat]
     assert e.turns[0].verdict.reason.startswith("rejected: the proof contains a hole")
@@ -129,13 +129,7 @@ def test_agent_claim_without_the_verdict_earns_nothing(monkeypatch):
 
     monkeypatch.setattr(Workspace, "check_decl", lambda self, *a, **k: CheckResult(True, True))
     p = _taut()
-    v = Verifier(mode="auto", timeout=60)
-    env = AgentEnvironment(v, ForcedSampler(["intros."]), EnvConfig(loop="agent", max_turns=3))
-    try:
-        (e,) = env.run_group(p, 1, seed=1)
-    finally:
-        env.close()
-        v.close()
+    (e,), _ = _verified_episodes(p, ["intros."], max_turns=3)
     assert e.stop_reason == "agent claimed a proof" and len(e.turns) == 1
     assert not e.solved and e.reward == 0.0 and not e.turns[0].verdict.accepted
 
