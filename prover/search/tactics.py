@@ -228,6 +228,13 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
             add("; ".join(hints) + "; lia", 2, tag="nat-mod")
     if d.integer and re.search(r"\bmod\b|/|Z\.div|Z\.modulo", g.all_text):
         add("Z.div_mod_to_equations; lia", 2, tag="z-mod")
+    m = re.fullmatch(r"\(?([A-Za-z_]\w*) = (\d+)\)?(%nat|%Z)?", concl.strip())
+    if d.real and m and m.group(1) in g.vars_of("nat", "Z"):
+        v = re.escape(m.group(1))
+        # a nat/Z unknown known only through its real cast: compare the casts (n = 502 from INR n = 502)
+        if re.search(rf"\b(?:INR|IZR|Z\.of_nat|Z_of_nat)\s+{v}\b", g.all_text):
+            nat = m.group(1) in g.vars_of("nat")
+            add(("rewrite ?INR_IZR_INZ in *; apply Nat2Z.inj; " if nat else "") + "apply eq_IZR; simpl; first [lra | nra]", 2, tag="cast-back")
     if d.real and _is_eq(concl) and d.division:
         add("field_simplify_eq; solve [lra | nra | auto]", 2, tag="fseq")
     if d.real and "sqrt" in g.all_text:
@@ -266,7 +273,9 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
         k, v = (int(m.group(1)), m.group(2)) if m.group(1) else (int(m.group(4)), m.group(3))
         if v in g.vars_of("nat") and 1 <= k <= 400:
             add(_below_split(v, k), 3, tag="least-split")
-    if root and (d.natural or d.integer) and not d.real:
+    # the quotients that the gcd-lcm step introduces are new variables to bound, below the root
+    quotients = any(re.fullmatch(r"q[lr]\d_", n) for n in g.hyp_names())
+    if (root or quotients) and (d.natural or d.integer) and not d.real:
         for v, top in _derived_bounds(g):
             add(f"assert ({v} <= {top}) by nia; do {top + 1} (destruct {v} as [|{v}]; [first [lia | nia] | ]); lia", 3, tag="bound-split")
         for v, lo, top in _derived_z_bounds(g):
@@ -277,6 +286,9 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
                 3,
                 tag="bound-split",
             )
+    for x, y, r in _factor_pairs(g) if root and d.natural and not d.real and not d.integer else []:
+        split = lambda v: f"do {r + 1} (destruct {v} as [|{v}]; [first [lia | nia] | ]); lia"
+        add(f"assert (Hs_ : {x} <= {r} \\/ {y} <= {r}) by nia; destruct Hs_ as [Hs_ | Hs_]; [{split(x)} | {split(y)}]", 4, tag="factor-split")
     if d.natural and not d.real:
         bounds = list(dict(_small_bounds(g)).items())
         if len(bounds) >= 2 and (bounds[0][1] + 1) * (bounds[1][1] + 1) <= 150:
@@ -294,7 +306,7 @@ def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
 
 
 COMPLEX_CLOSER = (
-    "repeat match goal with z : C |- _ => destruct z end; unfold Ci, RtoC, Cplus, Cmult, Cminus, Copp in *; "
+    "repeat match goal with z : C |- _ => destruct z end; unfold Cminus, Ci, RtoC, Cplus, Cmult, Copp in *; "
     "simpl in *; repeat match goal with H : (_, _) = (_, _) |- _ => injection H; clear H; intros end; "
     "repeat split; try apply injective_projections; simpl in *; nra"
 )
@@ -550,6 +562,25 @@ def _ln_powers(g: GoalInfo, limit: int = 3) -> list[tuple[int, int, int]]:
     return out[:limit]
 
 
+def _ln_products(g: GoalInfo, limit: int = 4) -> list[tuple[int, list[tuple[int, int]]]]:
+    """``(N, [(p, k), ...])`` for each ``ln N`` with ``N`` a product of at least two distinct small
+    primes: ``ln 80 = 4 * ln 2 + 1 * ln 5`` leaves every logarithm a combination of ``ln p``."""
+    out = []
+    for s in dict.fromkeys(re.findall(r"\bln\s+(\d+)\b", g.all_text)):
+        n, fs = int(s), []
+        if n > 10**9:
+            continue
+        for p in range(2, 100):
+            k = 0
+            while n % p == 0:
+                n, k = n // p, k + 1
+            if k:
+                fs.append((p, k))
+        if n == 1 and len(fs) >= 2:
+            out.append((int(s), fs))
+    return out[:limit]
+
+
 def _int_root(n: int, k: int) -> int:
     """``floor(n ** (1 / k))`` in integers (a float root is wrong for large ``n``)."""
     r = int(round(n ** (1.0 / k)))
@@ -600,9 +631,13 @@ def _sqrt_equations(g: GoalInfo, limit: int = 2) -> list[str]:
             if not arg or side[5:].strip() != arg:
                 continue
             n = h.names[0]
+            other = right if side is left else left
+            arg2 = _leading_arg(other[5:].lstrip()) if other.startswith("sqrt ") else None
+            # sqrt A = sqrt 19 with A < 0 would make sqrt 19 = 0
+            neg = f"first [lra | pose proof (sqrt_lt_R0 {arg2} ltac:(lra)); lra]" if arg2 else "lra"
             out.append(
                 f"assert (Hsq_ : 0 <= {arg}) by (destruct (Rle_or_lt 0 {arg}) as [Hp_ | Hn_]; [exact Hp_ | "
-                f"rewrite (sqrt_neg_0 {arg} (Rlt_le _ _ Hn_)) in {n}; lra]); "
+                f"rewrite (sqrt_neg_0 {arg} (Rlt_le _ _ Hn_)) in {n}; {neg}]); "
                 f"pose proof (sqrt_sqrt {arg} Hsq_) as Hss_; rewrite {flip}{n} in Hss_"
             )
     return out[:limit]
@@ -813,6 +848,10 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
                 side = "by first [lia | lra | auto | assumption]"
                 add(f"rewrite !{h.names[0]} in * {side}", 0.3, tag="rewrite-cond")
                 add(f"rewrite !{h.names[0]} {side}", 0.4, tag="rewrite-cond")
+                # the innermost closed arguments first: in f (f 1) the outer side condition needs f 1's value
+                pts = list(dict.fromkeys(re.findall(rf"\b{re.escape(f)}\s+(\d+|\([^()A-Za-z]*\))", g.concl)))[:2]
+                if pts and re.search(rf"\b{re.escape(f)}\s+\(\s*{re.escape(f)}\b", g.concl):
+                    add("; ".join(f"rewrite ({h.names[0]} {a}) {side}" for a in pts), 0.3, tag="rewrite-cond")
             else:
                 add(f"rewrite !{h.names[0]} in *", 0.3, tag="rewrite-def")
                 add(f"rewrite !{h.names[0]}", 0.4, tag="rewrite-def")
@@ -831,12 +870,23 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
                     add(f"field_simplify_eq in {h.names[0]}; try solve [auto | lra]", 0.6, tag="field_simplify-h")
         if "Rsqr" in g.all_text:
             add("unfold Rsqr in *", 0.5, tag="unfold")
+        casts = [v for v in g.vars_of("nat") if re.search(rf"\bINR\s+{re.escape(v)}\b", g.all_text)][:4]
+        if casts and not any(re.match(r"0\s*<=?\s*INR\b", h.type) for h in g.hyps):
+            # signs of casts for field_simplify's denominators and nra: 0 <= INR n, 0 < INR n where 0 < n
+            add_joined([f"pose proof (pos_INR {v}); try pose proof (lt_0_INR {v} ltac:(lia))" for v in casts], 0.3, "inr-pos")
         if "INR" in g.all_text or "IZR" in g.all_text:
             add("repeat rewrite ?plus_INR, ?mult_INR, ?minus_INR, ?S_INR, ?plus_IZR, ?mult_IZR, ?opp_IZR in *", 0.8, tag="cast")
     if d.real and re.match(r"^sqrt\b.*=", concl) and _is_eq(concl):
         add("apply sqrt_lem_1; try nra", 0.4, tag="sqrt-lem")
     if d.real and re.search(r"=\s*sqrt\b", concl) and _is_eq(concl):
         add("symmetry; apply sqrt_lem_1; try nra", 0.4, tag="sqrt-lem")
+    if d.real and _is_eq(concl) and "sqrt" in concl and not concl.lstrip().startswith("sqrt"):
+        # x = 3 * sqrt 2 from x >= 0 and x * x = 18: compare the squares of two nonnegative sides
+        pos = "; ".join(_sqrt_hints(g))
+        add(f"apply Rsqr_inj; [solve [{pos}; nra] | solve [{pos}; nra] | unfold Rsqr]", 0.4, tag="square-eq")
+    if d.real and re.search(r"\bsqrt\s+(?:\w+|\([^()]*\))\s*\*\s*sqrt\b", concl):
+        # sqrt a * sqrt b = sqrt (a * b) for nonnegative factors: one radical to square
+        add("rewrite <- !sqrt_mult by nra", 0.4, tag="sqrt-mult")
     if d.real and re.search(r"\bln\s*\(", g.all_text):
         add(LN_EXPAND, 0.4, tag="ln-expand")
     if d.real and re.search(r"\bRpower\b|\bexp\b", " ".join(h.type for h in g.hyps if "forall" not in h.type)):
@@ -846,6 +896,17 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
             f"assert (Hln{n}_ : ln {n} = {k} * ln {p}) by (replace {n} with ({p} ^ {k}) by lra; rewrite ln_pow by lra; simpl; lra); "
             f"rewrite Hln{n}_ in *"
             for n, k, p in (_ln_powers(g) if d.real else [])
+        ],
+        0.3,
+        "ln-factor",
+    )
+    add_joined(
+        [
+            f"assert (Hln{n}_ : ln {n} = {' + '.join(f'{k} * ln {p}' for p, k in fs)}) by "
+            f"(replace {n} with ({' * '.join(f'{p} ^ {k}' for p, k in fs)}) by lra; "
+            f"rewrite !ln_mult by (repeat apply Rmult_lt_0_compat; try apply pow_lt; lra); rewrite !ln_pow by lra; simpl; lra); "
+            f"rewrite Hln{n}_ in *"
+            for n, fs in (_ln_products(g) if d.real else [])
         ],
         0.3,
         "ln-factor",
@@ -868,6 +929,17 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         add("unfold Int_part in *", 0.4, tag="unfold")
     for tac in _unrolled_recurrences(g):
         add(tac, 0.4, tag="unroll")
+    add_joined(
+        [
+            f"replace (Rpower {a} {e}) with ({v}) by (replace {a} with (Rpower {m} (INR {q})) by (rewrite Rpower_pow by lra; simpl; lra); "
+            f"rewrite Rpower_mult; replace (INR {q} * {e}) with (INR {p}) by (simpl; field); rewrite Rpower_pow by lra; simpl; lra)"
+            for a, e, v, m, p, q in (_rpower_roots(g) if d.real else [])
+        ],
+        0.3,
+        "rpower-root",
+    )
+    for tac in _arithmetic_closed_forms(g) if d.real else []:
+        add(tac, 0.4, t=3.0, tag="arith-seq")  # unary indices (u 2010) cost ~1 s to cast
     for tac in _sqrt_equations(g) if d.real else []:
         add(tac, 0.4, tag="sqrt-square")
     add_joined(
@@ -930,6 +1002,29 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         names = ", ".join(n for n, ok in (("Nat.divide", d.natural), ("Z.divide", d.integer)) if ok)
         if names:
             add(f"unfold {names} in *", 0.3, tag="unfold-divide")
+    for h in g.hyps:
+        m = re.match(r"^forall\s+(\([^)]*\)(?:\s*\([^)]*\))*|[^,(]+?)\s*,\s*(.*)$", h.type)
+        if m and "/\\" in m.group(2) and not re.search(r"->|\\/|<->|\bexists\b|\bforall\b", m.group(2)):
+            # forall x, A x /\ B x: two hypotheses that rewriting and `apply` can use on their own
+            xs = " ".join(re.findall(r"\b([A-Za-z_]\w*)\b(?=[^:]*:)", m.group(1)) or m.group(1).split())
+            n = h.names[0]
+            add(f"pose proof (fun {xs} => proj1 ({n} {xs})) as {n}_l; pose proof (fun {xs} => proj2 ({n} {xs})) as {n}_r; clear {n}", 0.3, tag="forall-and")
+    known = [
+        h.names[0]
+        for h in g.hyps
+        if (m := re.fullmatch(r"([A-Za-z_]\w*\s+(?:\w+|\([^()]*\)))\s*=\s*(-?[\d.]+|[A-Za-z_]\w*)", h.type.strip()))
+        and not h.type.startswith("forall")
+        and re.search(rf"(?<![\w.]){re.escape(m.group(1))}(?![\w.])", concl)
+    ]
+    if known:
+        # stated values of applications the goal evaluates (f 2 = 4 in f (f 2))
+        add(f"rewrite {', '.join(known[:3])}", 0.3, tag="rewrite-value")
+    for tac in _inverse_points(g) if d.real or d.natural or d.integer else []:
+        add(tac, 0.3, tag="inverse")
+    for tac in _linear_gcd_steps(g) if d.natural else []:
+        add(tac, 0.3, tag="gcd-linear")
+    for tac in _gcd_lcm_steps(g):
+        add(tac, 0.3, tag="gcd-lcm")
     for i, w in enumerate(_witnesses(g, d)):
         add(f"exists {w}", 0.5 + 0.1 * i, tag="witness")
     if d.real and re.search(r"\bPI\b", g.all_text) and not any("PI / 2" in h.type and "<" in h.type for h in g.hyps):
@@ -954,6 +1049,110 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         for v, bound in _small_bounds(g):
             add(_case_split(v, bound), 0.5, t=3.0, tag="case-split")
     return s
+
+
+def _inverse_points(g: GoalInfo, limit: int = 2) -> list[str]:
+    """The goal ``F c = d`` with ``forall x, F (G x) = x`` known: ``c`` is ``G d`` (by a stated
+    value or ``G``'s definition), and the inverse law closes it."""
+    m = re.fullmatch(r"([A-Za-z_]\w*)\s+(\w+|\([^()]*\))\s*=\s*([^=]+)", g.concl.strip())
+    if not m:
+        return []
+    f, c, value = m.group(1), m.group(2), m.group(3).strip()
+    out = []
+    for h in g.hyps:
+        law = re.fullmatch(
+            rf"forall\s+\(?(\w+)\s*(?::\s*\w+)?\)?\s*,\s*{re.escape(f)}\s+\(([A-Za-z_]\w*)\s+\1\)\s*=\s*\1", h.type.strip()
+        )
+        if not law or len(out) >= limit:
+            continue
+        inner = law.group(2)
+        defs = [d.names[0] for d in g.hyps if _defined_function(d.type) == inner and d is not h]
+        proofs = ["assumption", "symmetry; assumption"] + [f"rewrite {n}; ring" for n in defs] + [f"rewrite {n}; field" for n in defs]
+        out.append(f"replace {c} with ({inner} ({value})) by (first [{' | '.join(proofs)}]); apply {h.names[0]}")
+    return out
+
+
+def _factor_pairs(g: GoalInfo, limit: int = 1, top: int = 80) -> list[tuple[str, str, int]]:
+    """``(x, y, r)`` for a hypothesis ``x * y = N`` (``nat`` variables, ``N`` a numeral): one of the
+    two factors is at most ``r = isqrt N``, so a case split on each side over ``0..r`` finds every
+    factorisation (``m * n = 2005`` -> 5 * 401) where a split up to ``N`` would be too long."""
+    nats = set(g.vars_of("nat"))
+    out = []
+    for h in g.hyps:
+        m = re.fullmatch(r"([A-Za-z_]\w*)\s*\*\s*([A-Za-z_]\w*)\s*=\s*(\d+)|(\d+)\s*=\s*([A-Za-z_]\w*)\s*\*\s*([A-Za-z_]\w*)", h.type.strip())
+        if not m:
+            continue
+        x, y, n = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(5), m.group(6), m.group(4))
+        r = math.isqrt(int(n))
+        if x in nats and y in nats and x != y and 2 <= r <= top:
+            out.append((x, y, r))
+    return out[:limit]
+
+
+def _linear_form(text: str) -> tuple[int, str, int] | None:
+    """``(a, n, b)`` for ``(a * n + b)`` or ``(n + b)``."""
+    m = re.fullmatch(r"\(\s*(?:(\d+)\s*\*\s*)?([A-Za-z_]\w*)\s*\+\s*(\d+)\s*\)", text.strip())
+    return (int(m.group(1) or 1), m.group(2), int(m.group(3))) if m else None
+
+
+def _linear_gcd_steps(g: GoalInfo) -> list[str]:
+    """``gcd (a n + b) (c n + d)`` divides the constant that a combination ``u X - v Y`` leaves
+    (``u a = v c``): one Euclid step on linear forms, ``gcd (21 n + 4) (14 n + 3) | 1``."""
+    text = " ".join(g.concl.split())
+    m = re.match(r"^(?:Nat\.)?gcd\s+", text)
+    x = _leading_arg(text[m.end() :]) if m else None
+    y = _leading_arg(text[m.end() + len(x) :].lstrip()) if x else None
+    fx, fy = (_linear_form(x), _linear_form(y)) if y else (None, None)
+    if not fx or not fy or fx[1] != fy[1]:
+        return []
+    (a, _, b), (c, _, e) = fx, fy
+    k = math.gcd(a, c)
+    u, v = c // k, a // k
+    const = u * b - v * e
+    if const == 0:
+        return []
+    first, second, big, small = (x, y, u, v) if const > 0 else (y, x, v, u)
+    sides = ["apply Nat.gcd_divide_l", "apply Nat.gcd_divide_r"] if const > 0 else ["apply Nat.gcd_divide_r", "apply Nat.gcd_divide_l"]
+    comb = f"{big} * {first} - {small} * {second}"
+    k_abs = abs(const)
+    tac = (
+        f"assert (Hg_ : Nat.divide (Nat.gcd {x} {y}) ({comb})) by (apply Nat.divide_sub_r; apply Nat.divide_mul_r; [{' | '.join(sides)}]); "
+        f"replace ({comb}) with {k_abs} in Hg_ by lia; "
+    )
+    tac += "apply Nat.divide_1_r in Hg_" if k_abs == 1 else f"pose proof (Nat.divide_pos_le _ {k_abs} ltac:(lia) Hg_)"
+    return [tac]
+
+
+def _gcd_lcm_steps(g: GoalInfo, limit: int = 2) -> list[str]:
+    """With ``gcd x y = v`` known: ``x`` and ``y`` written as multiples of ``v`` (``gcd_divide``),
+    and ``lcm x y`` unfolded to ``x * (y / v)``, the product argument ``gcd * lcm = x * y`` that
+    gcd/lcm problems rest on, left to ``lia``/``nia`` and the case splits."""
+    out: list[str] = []
+    names = set(g.hyp_names())
+    if any(n.startswith("Hql") for n in names):
+        return out  # done once already
+    for h in g.hyps:
+        m = re.match(r"^(Nat|Z)\.gcd\s+(\w+)\s+(\w+)\s*=\s*(.+?)\s*$", h.type.replace("%nat", "").replace("%Z", ""))
+        if not m or len(out) >= limit:
+            continue
+        dom, x, y, v = m.groups()
+        hn, i, scope = h.names[0], len(out), "nat" if dom == "Nat" else "Z"
+        parts = [
+            # rewritten before `destruct`: on `Nat.gcd 150 b` itself the unfolding costs ~0.7 s
+            f"pose proof ({dom}.gcd_divide_l {x} {y}) as Hql{i}_",
+            f"pose proof ({dom}.gcd_divide_r {x} {y}) as Hqr{i}_",
+            f"rewrite {hn} in Hql{i}_, Hqr{i}_",
+            f"destruct Hql{i}_ as [ql{i}_ Hql{i}_]",
+            f"destruct Hqr{i}_ as [qr{i}_ Hqr{i}_]",
+        ]
+        if re.search(rf"\b{dom}\.lcm\b", g.all_text):
+            parts += [f"unfold {dom}.lcm in *", f"rewrite ?{hn} in *"]
+            if y.isdigit() and v.isdigit() and int(v) and int(y) % int(v) == 0:
+                parts.append(f"change (({y} / {v})%{scope}) with ({int(y) // int(v)}%{scope}) in *")
+        parts += [f"subst {a}" for a in dict.fromkeys((x, y)) if a in names]
+        parts.append(f"rewrite ?{dom}.div_mul in * by lia")
+        out.append("; ".join(parts))
+    return out
 
 
 def _witnesses(g: GoalInfo, d: Domain, limit: int = 8) -> list[str]:
@@ -1055,7 +1254,7 @@ def _goal_points(g: GoalInfo, limit: int = 6) -> list[str]:
 
 
 _RECURRENCE = re.compile(
-    r"^forall\s+(?P<n>\w+)\s*(?::\s*nat\s*)?,\s*(?P<u>[A-Za-z_]\w*)\s*\(\s*(?:(?P=n)\s*\+\s*(?P<k>\d+)|(?P<s>(?:S\s*\(?\s*)+)(?P=n)\s*\)*)\s*\)(?:%nat)?\s*="
+    r"^forall\s+(?P<n>\w+)\s*(?::\s*nat\s*)?,\s*(?P<u>[A-Za-z_]\w*)\s*\(\s*(?:(?P=n)\s*\+\s*(?P<k>\d+)|(?P<s>(?:S\s*\(?\s*)+)(?P=n)\s*\)*)\s*\)(?:%nat)?\s*(?:[-+][^=]*)?="
 )
 
 
@@ -1070,12 +1269,77 @@ def _unrolled_recurrences(g: GoalInfo, limit: int = 2, top: int = 30) -> list[st
             continue
         u = m.group("u")
         k = int(m.group("k")) if m.group("k") else m.group("s").count("S")
-        targets = [int(x) for x in re.findall(rf"\b{re.escape(u)}\s*\(?\s*(\d+)\s*(?:%nat)?\s*\)?", g.concl)]
+        # the indices of the goal and of the stated values (a 1 = .. -> a 9 = .. -> a 5 = ..)
+        stated = g.concl + "\n" + "\n".join(t.type for t in g.hyps if "forall" not in t.type)
+        targets = [int(x) for x in re.findall(rf"\b{re.escape(u)}\s*\(?\s*(\d+)\s*(?:%nat)?\s*\)?", stated)]
         if not targets or not 0 <= max(targets) - k <= top:
             continue
         name = h.names[0]
         out.append("; ".join(f"pose proof ({name} {i}%nat) as Hu{i}_" for i in range(max(targets) - k + 1)) + "; simpl in *")
     return out[:limit]
+
+
+def _rpower_roots(g: GoalInfo, limit: int = 3) -> list[tuple[str, str, int, int, int, int]]:
+    """``(A, E, value, m, p, q)`` for each ``Rpower A E`` with closed ``A = m ^ q`` (``m`` a positive
+    integer) and ``E = p / q``: the power is ``m ^ p`` (``Rpower 1000000 (1/3) = 100``)."""
+    text = " ".join(g.all_text.split())
+    out = []
+    for mt in re.finditer(r"\bRpower\s+", text):
+        a = _leading_arg(text[mt.end() :])
+        rest = text[mt.end() + len(a or "") :].lstrip() if a else ""
+        e = _leading_arg(rest) if rest else None
+        if not a or not e:
+            continue
+        av = _eval_numeral(a)
+        ev = _eval_numeral(re.sub(r"^\(\s*/", "(1 /", e))
+        if av is None or ev is None or av <= 0 or av.denominator != 1 or ev.denominator == 1 or ev <= 0:
+            continue
+        p, q = ev.numerator, ev.denominator
+        m = _int_root(int(av), q)
+        if m < 2 or m**q != av or m**p > 10**12 or (a, e) in [o[:2] for o in out]:
+            continue
+        out.append((a, e, m**p, m, p, q))
+    return out[:limit]
+
+
+def _arithmetic_closed_forms(g: GoalInfo) -> list[str]:
+    """An arithmetic sequence (``u (n + 2) - u (n + 1) = u (n + 1) - u n``, or ``u (n + 1) = u n + c``)
+    in closed form ``u n = u 0 + INR n * d``, proved by two inductions and instantiated at every
+    index in sight: ``u 2010`` or ``u n`` is then one linear equation, not 2010 unrolled ones."""
+    for h in g.hyps:
+        typ = " ".join(h.type.replace("%nat", "").split())
+        m = _RECURRENCE.match(typ)
+        if not m or any(n.startswith("Hc_") for n in g.hyp_names()):
+            continue
+        n, u = m.group("n"), m.group("u")
+        k = int(m.group("k")) if m.group("k") else m.group("s").count("S")
+        body = typ.split(",", 1)[1]
+        left, _, right = body.partition(" = ")
+        l_terms, r_terms = left.split(" - "), right.split(" - ")
+        step = f"intro {n}; pose proof ({h.names[0]} {n}) as Hh_; rewrite ?(Nat.add_comm {n}) in Hh_; simpl in Hh_; lra"
+        second = k == 2 or (k == 1 and re.search(rf"\b{re.escape(u)} \((?:S \(S {n}\)|{n} \+ 2)\)", right))
+        common = len(l_terms) == 2 and len(r_terms) == 2 and (l_terms[1].strip() == r_terms[0].strip() or l_terms[0].strip() == r_terms[1].strip())
+        if second and common:
+            diff = f"{u} 1%nat - {u} 0%nat"
+            step = f"induction {n} as [|{n} IH]; [ring | pose proof ({h.names[0]} {n}) as Hh_; rewrite ?(Nat.add_comm {n}) in Hh_; simpl in Hh_; lra]"
+        elif k == 1 and (c := re.fullmatch(rf"{re.escape(u)} \(?{n}\)? \+ ([^{n}]*)", right.strip())) and u not in c.group(1):
+            diff = c.group(1).strip()
+        else:
+            continue
+        stated = g.concl + "\n" + "\n".join(t.type for t in g.hyps if "forall" not in t.type)
+        points = list(dict.fromkeys(re.findall(rf"\b{re.escape(u)}\s*\(?\s*(\d+|[A-Za-z_]\w*)\s*(?:%nat)?\s*\)?", stated)))[:8]
+        if not points:
+            continue
+        return [
+            f"assert (Hd_ : forall {n}, {u} (S {n}) - {u} {n} = {diff}) by ({step}); "
+            f"assert (Hc_ : forall {n}, {u} {n} = {u} 0%nat + INR {n} * ({diff})) by "
+            f"(induction {n} as [|{n} IH]; [simpl; ring | rewrite S_INR; pose proof (Hd_ {n}); lra]); "
+            + "; ".join(f"pose proof (Hc_ {p}%nat) as Hk{i}_" for i, p in enumerate(points))
+            + "; rewrite ?INR_IZR_INZ in *; simpl Z.of_nat in *"
+            # the stated values substituted, so that `INR n * (u 1 - u 0)` becomes linear
+            + "".join(f"; rewrite ?{t.names[0]} in *" for t in g.hyps if re.match(rf"{re.escape(u)}\s*\(?\s*\d+\s*(?:%nat)?\s*\)?\s*=", t.type))
+        ]
+    return []
 
 
 _BOUND = re.compile(r"^(?P<v>[A-Za-z_]\w*)\s*(?P<op><=|<)\s*(?P<k>\d+)$|^(?P<k2>\d+)\s*(?P<op2>>=|>)\s*(?P<v2>[A-Za-z_]\w*)$")

@@ -139,3 +139,52 @@ def test_number_theory_families_prove_fresh_statements(header, stmt, tag):
     res = prove_goal(factory, header, stmt, "rocq", SearchBudget(seconds=20))
     assert res.proved, res.reason
     assert tag in res.tags
+
+
+NAT = "Require Import Nat Arith."
+REAL = "Require Import Reals Lra.\nOpen Scope R_scope."
+
+
+@pytest.mark.rocq
+@needs_coq
+@pytest.mark.parametrize(
+    "header, stmt, tags",
+    [
+        # gcd and lcm: multiples of the gcd, lcm unfolded, then lia/nia or a bounded split of a quotient
+        (NAT, "Theorem g1 (b : nat) (h0 : Nat.lcm 150 b = 4350) (h1 : Nat.gcd 150 b = 6) : b = 174.", ("gcd-lcm",)),
+        (NAT, "Theorem g2 (m n : nat) (h0 : Nat.gcd m n = 4) (h1 : Nat.lcm m n = 60) : 32 <= m + n.", ("gcd-lcm",)),
+        (NAT, "Theorem g3 (m n : nat) (h : 0 < m /\\ 0 < n) (h0 : Nat.gcd m n = 2) (h1 : Nat.lcm m n = 28) : 18 <= m + n.", ("gcd-lcm", "bound-split")),
+        ("Require Import ZArith Lia.\nOpen Scope Z_scope.", "Theorem g4 (m n : Z) (hm : 0 < m) (hn : 0 < n) (h0 : Z.gcd m n = 3) (h1 : Z.lcm m n = 36) : 21 <= m + n.", ("gcd-lcm",)),
+        # one Euclid step on linear forms
+        (NAT, "Theorem e1 : forall n : nat, gcd (15 * n + 4) (10 * n + 3) = 1.", ("gcd-linear",)),
+        (NAT, "Theorem e2 : forall n : nat, n > 0 -> gcd (n + 5) (3 * n + 4) <= 11.", ("gcd-linear",)),
+        # a product of two unknowns equal to a numeral: one factor is at most its square root
+        (NAT, "Theorem p1 (m n : nat) (h1 : 1 < m) (h2 : 1 < n) (h : m * n = 1147) : m + n = 68.", ("factor-split",)),
+        # inverse functions: the point written as an image, then the inverse law
+        (REAL, "Theorem i1 (f g : R -> R) (hf : forall x, f x = 2 * x ^ 3 + 3) (h1 : forall x, g (f x) = x) : g 19 = 2.", ("inverse",)),
+        (REAL, "Theorem i2 (s t : R -> R) (H : forall x : R, s (t x) = x /\\ t (s x) = x) (h1 : s 2 = 4) (h2 : t 2 = 4) : s (s 2) = 2.", ("rewrite-value", "forall-and", "inverse")),
+        # arithmetic sequences in closed form; an index known through its cast
+        (REAL, "Theorem a1 (a : nat -> R) (h : forall n, (a (n + 2)%nat - a (n + 1)%nat = a (n + 1)%nat - a n)) (h1 : a 1%nat = 7) (h2 : a 3%nat = 13) : a 1000%nat = 3004.", ("arith-seq",)),
+        (REAL, "Theorem a2 (u : nat -> R) (h : forall n, u (S n) = u n + 3) (h1 : u 0%nat = 2) : u 500%nat = 1502.", ("arith-seq",)),
+        (REAL, "Theorem a3 (x : R) (n : nat) (a : nat -> R) : (forall m : nat, a (S m) - a m = a (S (S m)) - a (S m)) -> (a 1%nat = x + 1) -> (a 2%nat = 3 * x - 1) -> (a 3%nat = 4 * x) -> (a n = 60) -> n = 15%nat.", ("arith-seq", "cast-back")),
+        # a recurrence unrolled up to the largest index stated anywhere, not only in the goal
+        (REAL, "Theorem a4 (u : nat -> R) (h : forall n, u (n + 2)%nat = u (n + 1)%nat + u n) (h1 : u 1%nat = 1) (h2 : u 5%nat = 11) : u 3%nat = 4.", ("unroll",)),
+        (REAL, "Theorem c1 (n : nat) (h : IZR (Z.of_nat n) * 3 + 1 = 61) : n = 20%nat.", ("cast-back",)),
+        # radicals and roots
+        (REAL, "Theorem s1 (a b : R) (h0 : 0 < a) (h1 : 0 < b) (h2 : a ^ 2 = 3 * b) (h3 : a ^ 2 = 48 / b) : a = 2 * sqrt 3.", ("square-eq",)),
+        (REAL, "Theorem s2 (x y : R) (h : x + y = 10) (h2 : sqrt (x * y) = sqrt 21) : x ^ 2 + y ^ 2 = 58.", ("sqrt-square",)),
+        (REAL, "Theorem s3 (x : R) (h : 0 <= x) : sqrt (2 * x) * sqrt (8 * x) = 4 * x.", ("sqrt-mult",)),
+        (REAL, "Theorem r1 (a : R) (H : a = 4) : Rpower (2 * Rpower (a ^ 3) (1/2)) (2/4) = 4.", ("rpower-root",)),
+        (REAL, "Theorem r2 : Rpower 27 (2/3) = 9.", ("rpower-root",)),
+        (REAL, "Theorem l1 : (ln 24 / ln 2) / (ln 2 / ln 48) - (ln 96 / ln 2) / (ln 2 / ln 12) = 2.", ("ln-factor",)),
+        # conditional definitions rewritten innermost first; signs of casts for field_simplify
+        (REAL, "Theorem f1 (f : R -> R) (h : forall x, x <> -3 -> f x = 2 / (x + 3)) : f (f 1) = 4 / 7.", ("rewrite-cond",)),
+        (REAL, "Theorem f2 (m a : nat) (h0 : (0 < m)%nat) (h1 : (0 < a)%nat) (h : INR m / INR a = 2 / 3) : (10 * INR m + 20 * INR a) / (INR m + INR a) = 16.", ("inr-pos",)),
+        # complex numbers split into real parts (Cminus unfolded before Cplus)
+        ("Require Import Reals.\nRequire Import Coquelicot.Coquelicot.\nOpen Scope C_scope.", "Theorem z1 (a b : C) (h1 : a + 2 * b = 7) (h2 : 3 * (a - 1) - b = 4) : a = 3 /\\ b = 2.", ("complex",)),
+    ],
+)
+def test_algebra_and_gcd_families_prove_fresh_statements(header, stmt, tags):
+    res = prove_goal(factory, header, stmt, "rocq", SearchBudget(seconds=20))
+    assert res.proved, res.reason
+    assert set(tags) <= set(res.tags), res.tags

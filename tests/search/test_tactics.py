@@ -410,3 +410,52 @@ def test_radicals_are_written_over_their_square_free_part():
     fac = next(s.tactic for s in steps if s.tag == "sqrt-factor")
     assert fac.startswith("replace (sqrt 80) with (4 * sqrt 5) by") and "replace (sqrt 45) with (3 * sqrt 5)" in fac
     assert "sqrt 49" not in fac and "(sqrt 7)" not in fac  # a perfect square, a square-free radicand
+
+
+def _steps(goal: str, tag: str) -> list[str]:
+    _, steps = ROCQ.candidates(goal, depth=0)
+    return [s.tactic for s in steps if s.tag == tag]
+
+
+def test_logarithms_of_composite_numerals_are_factored_into_primes():
+    fac = _steps("  x : R\n  ============================\n  ln 80 / ln 2 - ln 12 = ln 7", "ln-factor")
+    assert len(fac) == 1
+    assert "assert (Hln80_ : ln 80 = 4 * ln 2 + 1 * ln 5) by (replace 80 with (2 ^ 4 * 5 ^ 1) by lra;" in fac[0]
+    assert "ln 12 = 2 * ln 2 + 1 * ln 3" in fac[0] and "Hln7_" not in fac[0]  # a prime stays
+
+
+def test_rational_powers_of_perfect_powers_are_evaluated():
+    goal = "  ============================\n  Rpower 1000000 (1 / 3) + Rpower 27 (2 / 3) + Rpower 10 (1 / 2) = 109"
+    (tac,) = _steps(goal, "rpower-root")
+    assert tac.startswith("replace (Rpower 1000000 (1 / 3)) with (100) by (replace 1000000 with (Rpower 100 (INR 3))")
+    assert "replace (Rpower 27 (2 / 3)) with (9)" in tac and "(Rpower 10 (1 / 2))" not in tac
+
+
+def test_gcd_steps_fire_once_and_only_with_a_known_gcd():
+    goal = "  m, n : nat\n  h0 : Nat.gcd m n = 6\n  h1 : Nat.lcm m n = 126\n  ============================\n  60 <= m + n"
+    (tac,) = _steps(goal, "gcd-lcm")
+    assert "pose proof (Nat.gcd_divide_l m n) as Hql0_" in tac and "unfold Nat.lcm in *" in tac and "subst m; subst n" in tac
+    again = goal.replace("  h0 :", "  Hql0_ : m = ql0_ * 6\n  h0 :")
+    assert _steps(again, "gcd-lcm") == []
+    assert _steps(goal.replace("h0 : Nat.gcd m n = 6\n", ""), "gcd-lcm") == []
+
+
+def test_linear_gcd_takes_the_combination_that_cancels_the_variable():
+    (tac,) = _steps("  n : nat\n  ============================\n  Nat.gcd (21 * n + 4) (14 * n + 3) = 1", "gcd-linear")
+    assert "(3 * (14 * n + 3) - 2 * (21 * n + 4))" in tac and tac.endswith("apply Nat.divide_1_r in Hg_")
+    # proportional forms leave no constant: nothing to say
+    assert _steps("  n : nat\n  ============================\n  Nat.gcd (2 * n + 4) (n + 2) = 1", "gcd-linear") == []
+
+
+def test_factor_split_bounds_the_smaller_factor_by_the_square_root():
+    goal = "  m, n : nat\n  h : m * n = 2005\n  ============================\n  m + n = 406"
+    closers, _ = ROCQ.candidates(goal, depth=0)
+    (tac,) = [c.tactic for c in closers if c.tag == "factor-split"]
+    assert tac.startswith("assert (Hs_ : m <= 44 \\/ n <= 44) by nia;") and "do 45 (destruct m as [|m]" in tac
+
+
+def test_inverse_law_writes_the_point_as_an_image():
+    goal = "  f, g : R -> R\n  hf : forall x : R, f x = x ^ 3 - 8\n  h1 : forall x : R, g (f x) = x\n  ============================\n  g 19 = 3"
+    (tac,) = _steps(goal, "inverse")
+    assert tac.startswith("replace 19 with (f (3)) by (first [assumption | symmetry; assumption | rewrite hf; ring")
+    assert tac.endswith("apply h1")
