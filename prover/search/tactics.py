@@ -568,8 +568,8 @@ def _ln_products(g: GoalInfo, limit: int = 4) -> list[tuple[int, list[tuple[int,
     out = []
     for s in dict.fromkeys(re.findall(r"\bln\s+(\d+)\b", g.all_text)):
         n, fs = int(s), []
-        if n > 10**9:
-            continue
+        if not 2 <= n <= 10**9:
+            continue  # ln 0 would divide by every p forever
         for p in range(2, 100):
             k = 0
             while n % p == 0:
@@ -1295,6 +1295,8 @@ def _rpower_roots(g: GoalInfo, limit: int = 3) -> list[tuple[str, str, int, int,
         if av is None or ev is None or av <= 0 or av.denominator != 1 or ev.denominator == 1 or ev <= 0:
             continue
         p, q = ev.numerator, ev.denominator
+        if p > 40 or q > 64:
+            continue  # m ** p of a huge exponent would not finish
         m = _int_root(int(av), q)
         if m < 2 or m**q != av or m**p > 10**12 or (a, e) in [o[:2] for o in out]:
             continue

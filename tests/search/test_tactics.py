@@ -422,6 +422,8 @@ def test_logarithms_of_composite_numerals_are_factored_into_primes():
     assert len(fac) == 1
     assert "assert (Hln80_ : ln 80 = 4 * ln 2 + 1 * ln 5) by (replace 80 with (2 ^ 4 * 5 ^ 1) by lra;" in fac[0]
     assert "ln 12 = 2 * ln 2 + 1 * ln 3" in fac[0] and "Hln7_" not in fac[0]  # a prime stays
+    # ln 0 and ln 1 have no factorisation (0 once looped forever on `0 % p == 0`)
+    assert _steps("  x : R\n  ============================\n  ln 0 + ln 1 = x", "ln-factor") == []
 
 
 def test_rational_powers_of_perfect_powers_are_evaluated():
