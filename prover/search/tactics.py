@@ -884,6 +884,8 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         # x = 3 * sqrt 2 from x >= 0 and x * x = 18: compare the squares of two nonnegative sides
         pos = "; ".join(_sqrt_hints(g))
         add(f"apply Rsqr_inj; [solve [{pos}; nra] | solve [{pos}; nra] | unfold Rsqr]", 0.4, tag="square-eq")
+    if _same_head_sides(concl):
+        add("f_equal", 0.5, tag="f_equal")  # sqrt A = sqrt B from A = B
     if d.real and re.search(r"\bsqrt\s+(?:\w+|\([^()]*\))\s*\*\s*sqrt\b", concl):
         # sqrt a * sqrt b = sqrt (a * b) for nonnegative factors: one radical to square
         add("rewrite <- !sqrt_mult by nra", 0.4, tag="sqrt-mult")
@@ -1033,6 +1035,14 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         changes = "; ".join(f"change {n} with (Z.to_nat {n}%Z) in *" for n in ctx.big_numbers[:6])
         # `change` re-checks the unary numeral: ~1 s for 39500, so a 1 s limit was flaky.
         s.append(Candidate(tactic=changes, prelude="From Coq Require Import ZArith.", kind="step", timeout=4, cost=0.2, tag="big-nat"))
+    for v in g.vars_of("nat")[:2]:
+        if v in _sum_bounds(concl):
+            # a sum up to n: the last term split off (tech5) and the hypothesis used, casts of S n opened
+            add(
+                f"induction {v} as [|{v} IH_]; [simpl | rewrite tech5, IH_; repeat rewrite ?plus_INR, ?mult_INR, ?S_INR; pose proof (pos_INR {v})]",
+                0.6,
+                tag="sum-induction",
+            )
     for v in g.vars_of("nat")[:2]:
         if re.search(rf"\b{re.escape(v)}\b", concl) and (not d.real or re.search(r"\bsum_f_R0\b|\bsum_n_m\b|\bINR\b", concl)):
             add(f"induction {v}; simpl in *", 1.5, tag="induction")
@@ -1277,6 +1287,35 @@ def _unrolled_recurrences(g: GoalInfo, limit: int = 2, top: int = 30) -> list[st
         name = h.names[0]
         out.append("; ".join(f"pose proof ({name} {i}%nat) as Hu{i}_" for i in range(max(targets) - k + 1)) + "; simpl in *")
     return out[:limit]
+
+
+def _same_head_sides(concl: str) -> bool:
+    """``F A = F B``: both sides one application of the same function to one argument."""
+    text = " ".join(concl.split())
+    left, sep, right = text.partition(" = ")
+    if not sep or " = " in right:
+        return False
+    heads = []
+    for side in (left, right):
+        m = re.match(r"([A-Za-z_][\w.']*)\s+", side)
+        arg = _leading_arg(side[m.end() :]) if m else None
+        if not arg or side[m.end() :].strip() != arg:
+            return False
+        heads.append(m.group(1))
+    return heads[0] == heads[1] and heads[0] not in ("fun", "forall", "exists")
+
+
+def _sum_bounds(text: str) -> list[str]:
+    """The upper bounds of the ``sum_f_R0 f N`` in ``text`` (``N`` a word)."""
+    text = " ".join(text.split())
+    out = []
+    for m in re.finditer(r"\bsum_f_R0\s+", text):
+        f = _leading_arg(text[m.end() :])
+        rest = text[m.end() + len(f) :].lstrip() if f else ""
+        b = re.match(r"[A-Za-z_]\w*\b", rest)
+        if b:
+            out.append(b.group(0))
+    return out
 
 
 def _rpower_roots(g: GoalInfo, limit: int = 3) -> list[tuple[str, str, int, int, int, int]]:

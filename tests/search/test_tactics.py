@@ -461,3 +461,13 @@ def test_inverse_law_writes_the_point_as_an_image():
     (tac,) = _steps(goal, "inverse")
     assert tac.startswith("replace 19 with (f (3)) by (first [assumption | symmetry; assumption | rewrite hf; ring")
     assert tac.endswith("apply h1")
+
+
+def test_f_equal_only_for_one_function_applied_on_both_sides():
+    from prover.search.tactics import _same_head_sides
+
+    assert _same_head_sides("sqrt ((a - c) ^ 2 + (b - d) ^ 2) = sqrt 10")
+    assert _same_head_sides("f (x + 1) = f 3")
+    assert not _same_head_sides("sqrt 8 = 2 * sqrt 2")
+    assert not _same_head_sides("sqrt x + 1 = sqrt y")
+    assert not _same_head_sides("sqrt x = ln x")
