@@ -1036,10 +1036,17 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         # `change` re-checks the unary numeral: ~1 s for 39500, so a 1 s limit was flaky.
         s.append(Candidate(tactic=changes, prelude="From Coq Require Import ZArith.", kind="step", timeout=4, cost=0.2, tag="big-nat"))
     for v in g.vars_of("nat")[:2]:
+        shifted = [b for b in _sum_bounds(concl) if re.search(rf"\b{re.escape(v)}\b", b) and b.startswith("(")]
+        if shifted and v in _positive_nats(g, limit=4):
+            # a sum up to n - 1 (or pred n) with n >= 1: n is S n', the bound n'
+            fix = "simpl pred" if "pred" in shifted[0] else f"replace (S {v} - 1)%nat with {v} by lia"
+            # the positivity hypothesis, now 1 <= S n, is dropped: induction would make it a premise of the IH
+            drop = f"repeat match goal with H : (_ <= S {v})%nat |- _ => clear H | H : (_ < S {v})%nat |- _ => clear H end"
+            add(f"destruct {v} as [|{v}]; [lia | {fix}; {drop}]", 0.4, tag="sum-shift")
         if v in _sum_bounds(concl):
             # a sum up to n: the last term split off (tech5) and the hypothesis used, casts of S n opened
             add(
-                f"induction {v} as [|{v} IH_]; [simpl | rewrite tech5, IH_; repeat rewrite ?plus_INR, ?mult_INR, ?S_INR; pose proof (pos_INR {v})]",
+                f"induction {v} as [|{v} IH_]; [simpl | rewrite tech5, IH_ by lia; repeat rewrite ?plus_INR, ?mult_INR, ?S_INR; change (INR 0) with 0; pose proof (pos_INR {v})]",
                 0.6,
                 tag="sum-induction",
             )
@@ -1312,7 +1319,7 @@ def _sum_bounds(text: str) -> list[str]:
     for m in re.finditer(r"\bsum_f_R0\s+", text):
         f = _leading_arg(text[m.end() :])
         rest = text[m.end() + len(f) :].lstrip() if f else ""
-        b = re.match(r"[A-Za-z_]\w*\b", rest)
+        b = re.match(r"[A-Za-z_]\w*\b|\(\s*(?:[A-Za-z_]\w*\s*-\s*1|pred\s+[A-Za-z_]\w*)\s*\)(?:%nat)?", rest)
         if b:
             out.append(b.group(0))
     return out

@@ -182,6 +182,7 @@ REAL = "Require Import Reals Lra.\nOpen Scope R_scope."
         (REAL, "Theorem f2 (m a : nat) (h0 : (0 < m)%nat) (h1 : (0 < a)%nat) (h : INR m / INR a = 2 / 3) : (10 * INR m + 20 * INR a) / (INR m + INR a) = 16.", ("inr-pos",)),
         # a sum up to n by induction: last term split off, hypothesis used, casts opened
         (REAL, "Theorem u1 (n : nat) : sum_f_R0 (fun k => / (INR (k + 1) * INR (k + 2))) n = 1 - / INR (n + 2).", ("sum-induction",)),
+        (REAL, "Theorem u2 (n : nat) (h : (1 <= n)%nat) : sum_f_R0 (fun k => INR k + 1) (n - 1) = INR n * (INR n + 1) / 2.", ("sum-shift", "sum-induction")),
         # complex numbers split into real parts (Cminus unfolded before Cplus)
         ("Require Import Reals.\nRequire Import Coquelicot.Coquelicot.\nOpen Scope C_scope.", "Theorem z1 (a b : C) (h1 : a + 2 * b = 7) (h2 : 3 * (a - 1) - b = 4) : a = 3 /\\ b = 2.", ("complex",)),
     ],
