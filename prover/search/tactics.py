@@ -1168,6 +1168,10 @@ def _gcd_lcm_steps(g: GoalInfo, limit: int = 2) -> list[str]:
                 parts.append(f"change (({y} / {v})%{scope}) with ({int(y) // int(v)}%{scope}) in *")
         parts += [f"subst {a}" for a in dict.fromkeys((x, y)) if a in names]
         parts.append(f"rewrite ?{dom}.div_mul in * by lia")
+        lcm = next((int(k.group(1)) for t in g.hyps if (k := re.fullmatch(rf"{dom}\.lcm\s+{x}\s+{y}\s*=\s*(\d+)", t.type.strip()))), 0)
+        if v.isdigit() and int(v) and lcm and lcm // int(v) <= 200:
+            # the quotients multiply to lcm / gcd: bounds for a case split
+            parts += [f"try assert ({q}{i}_ <= {lcm // int(v)}) by nia" for q in ("ql", "qr")]
         out.append("; ".join(parts))
     return out
 

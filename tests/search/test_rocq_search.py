@@ -153,7 +153,7 @@ REAL = "Require Import Reals Lra.\nOpen Scope R_scope."
         # gcd and lcm: multiples of the gcd, lcm unfolded, then lia/nia or a bounded split of a quotient
         (NAT, "Theorem g1 (b : nat) (h0 : Nat.lcm 150 b = 4350) (h1 : Nat.gcd 150 b = 6) : b = 174.", ("gcd-lcm",)),
         (NAT, "Theorem g2 (m n : nat) (h0 : Nat.gcd m n = 4) (h1 : Nat.lcm m n = 60) : 32 <= m + n.", ("gcd-lcm",)),
-        (NAT, "Theorem g3 (m n : nat) (h : 0 < m /\\ 0 < n) (h0 : Nat.gcd m n = 2) (h1 : Nat.lcm m n = 28) : 18 <= m + n.", ("gcd-lcm", "bound-split")),
+        (NAT, "Theorem g3 (m n : nat) (h : 0 < m /\\ 0 < n) (h0 : Nat.gcd m n = 2) (h1 : Nat.lcm m n = 28) : 18 <= m + n.", ("gcd-lcm",)),
         ("Require Import ZArith Lia.\nOpen Scope Z_scope.", "Theorem g4 (m n : Z) (hm : 0 < m) (hn : 0 < n) (h0 : Z.gcd m n = 3) (h1 : Z.lcm m n = 36) : 21 <= m + n.", ("gcd-lcm",)),
         # one Euclid step on linear forms
         (NAT, "Theorem e1 : forall n : nat, gcd (15 * n + 4) (10 * n + 3) = 1.", ("gcd-linear",)),
