@@ -62,7 +62,36 @@ def _solve_one(job: tuple[str, str, dict]) -> dict:
             os.chdir("/")
 
 
+HARD_LIMIT_S: int | None = None
+"""Wall seconds after which one problem is abandoned (default: 10x its budget, at least 60 s). The
+search budget cannot stop Python code that never returns (a candidate generator once looped on
+``ln 0``); an alarm can, and the problem is recorded instead of hanging the whole run."""
+
+
+class _HardLimit(Exception):
+    pass
+
+
 def _solve_in_cwd(path: str, mode: str, budget_kw: dict) -> dict:
+    import signal
+
+    limit = HARD_LIMIT_S or int(max(60, 10 * budget_kw.get("seconds", 5.0)))
+
+    def on_alarm(signum, frame):
+        raise _HardLimit
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.alarm(limit)
+    try:
+        return _solve_bounded(path, mode, budget_kw)
+    except _HardLimit:
+        return {"name": Path(path).stem, "compiled": True, "proved": False, "reason": f"hard limit: abandoned after {limit} s"}
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _solve_bounded(path: str, mode: str, budget_kw: dict) -> dict:
     import resource
 
     from lean_tools.rocq.session import RocqSession

@@ -73,6 +73,22 @@ def test_false_statement_is_not_proved_within_budget():
     assert res.wall_seconds < 30
 
 
+def test_benchmark_script_abandons_a_problem_whose_search_never_returns(monkeypatch):
+    """A Python loop that never returns (no proof-assistant call to time out) is cut by the hard limit."""
+    import prover.search
+
+    from benchmarks import minif2f_default
+
+    def spin(*args, **kwargs):
+        while True:
+            pass
+
+    monkeypatch.setattr(prover.search, "prove_goal", spin)
+    monkeypatch.setattr(minif2f_default, "HARD_LIMIT_S", 1)
+    row = minif2f_default._solve_in_cwd(str(DATA / "with_admitted.v"), "default", {"seconds": 1.0})
+    assert row == {"name": "with_admitted", "compiled": True, "proved": False, "reason": "hard limit: abandoned after 1 s"}
+
+
 @pytest.mark.rocq
 @needs_coq
 def test_benchmark_script_writes_rows_and_resumes(tmp_path, capsys):
