@@ -624,14 +624,13 @@ def _sqrt_equations(g: GoalInfo, limit: int = 2) -> list[str]:
         if "forall" in typ or not _is_eq(typ):
             continue
         left, _, right = typ.partition(" = ")
-        for side, flip in ((left, ""), (right, "<- ")):
+        for side, flip, other in ((left, "", right), (right, "<- ", left)):
             if not side.startswith("sqrt "):
                 continue
             arg = _leading_arg(side[5:].lstrip())
             if not arg or side[5:].strip() != arg:
                 continue
             n = h.names[0]
-            other = right if side is left else left
             arg2 = _leading_arg(other[5:].lstrip()) if other.startswith("sqrt ") else None
             # sqrt A = sqrt 19 with A < 0 would make sqrt 19 = 0
             neg = f"first [lra | pose proof (sqrt_lt_R0 {arg2} ltac:(lra)); lra]" if arg2 else "lra"
@@ -1035,15 +1034,16 @@ def _rocq_steps(g: GoalInfo, d: Domain, ctx: ProblemContext) -> list[Candidate]:
         changes = "; ".join(f"change {n} with (Z.to_nat {n}%Z) in *" for n in ctx.big_numbers[:6])
         # `change` re-checks the unary numeral: ~1 s for 39500, so a 1 s limit was flaky.
         s.append(Candidate(tactic=changes, prelude="From Coq Require Import ZArith.", kind="step", timeout=4, cost=0.2, tag="big-nat"))
+    sum_bounds = _sum_bounds(concl)
     for v in g.vars_of("nat")[:2]:
-        shifted = [b for b in _sum_bounds(concl) if re.search(rf"\b{re.escape(v)}\b", b) and b.startswith("(")]
+        shifted = [b for b in sum_bounds if re.search(rf"\b{re.escape(v)}\b", b) and b.startswith("(")]
         if shifted and v in _positive_nats(g, limit=4):
             # a sum up to n - 1 (or pred n) with n >= 1: n is S n', the bound n'
             fix = "simpl pred" if "pred" in shifted[0] else f"replace (S {v} - 1)%nat with {v} by lia"
             # the positivity hypothesis, now 1 <= S n, is dropped: induction would make it a premise of the IH
             drop = f"repeat match goal with H : (_ <= S {v})%nat |- _ => clear H | H : (_ < S {v})%nat |- _ => clear H end"
             add(f"destruct {v} as [|{v}]; [lia | {fix}; {drop}]", 0.4, tag="sum-shift")
-        if v in _sum_bounds(concl):
+        if v in sum_bounds:
             # a sum up to n: the last term split off (tech5) and the hypothesis used, casts of S n opened
             add(
                 f"induction {v} as [|{v} IH_]; [simpl | rewrite tech5, IH_ by lia; repeat rewrite ?plus_INR, ?mult_INR, ?S_INR; change (INR 0) with 0; pose proof (pos_INR {v})]",
@@ -1279,6 +1279,12 @@ _RECURRENCE = re.compile(
 )
 
 
+def _stated(g: GoalInfo) -> str:
+    """The conclusion and the unquantified hypotheses: where the indices of a sequence that a
+    problem mentions stand (``a 1 = .. -> a 9 = .. -> a 5 = ..``)."""
+    return g.concl + "\n" + "\n".join(t.type for t in g.hyps if "forall" not in t.type)
+
+
 def _unrolled_recurrences(g: GoalInfo, limit: int = 2, top: int = 30) -> list[str]:
     """A recurrence ``forall n, u (n + k) = ...`` and a goal about ``u N`` (``N`` a numeral):
     the instances at ``n = 0 .. N - k``, arguments computed, so that the values follow from the
@@ -1290,9 +1296,7 @@ def _unrolled_recurrences(g: GoalInfo, limit: int = 2, top: int = 30) -> list[st
             continue
         u = m.group("u")
         k = int(m.group("k")) if m.group("k") else m.group("s").count("S")
-        # the indices of the goal and of the stated values (a 1 = .. -> a 9 = .. -> a 5 = ..)
-        stated = g.concl + "\n" + "\n".join(t.type for t in g.hyps if "forall" not in t.type)
-        targets = [int(x) for x in re.findall(rf"\b{re.escape(u)}\s*\(?\s*(\d+)\s*(?:%nat)?\s*\)?", stated)]
+        targets = [int(x) for x in re.findall(rf"\b{re.escape(u)}\s*\(?\s*(\d+)\s*(?:%nat)?\s*\)?", _stated(g))]
         if not targets or not 0 <= max(targets) - k <= top:
             continue
         name = h.names[0]
@@ -1317,7 +1321,7 @@ def _same_head_sides(concl: str) -> bool:
 
 
 def _sum_bounds(text: str) -> list[str]:
-    """The upper bounds of the ``sum_f_R0 f N`` in ``text`` (``N`` a word)."""
+    """The upper bounds of the ``sum_f_R0 f N`` in ``text``: a word, ``(n - 1)`` or ``(pred n)``."""
     text = " ".join(text.split())
     out = []
     for m in re.finditer(r"\bsum_f_R0\s+", text):
@@ -1358,10 +1362,12 @@ def _arithmetic_closed_forms(g: GoalInfo) -> list[str]:
     """An arithmetic sequence (``u (n + 2) - u (n + 1) = u (n + 1) - u n``, or ``u (n + 1) = u n + c``)
     in closed form ``u n = u 0 + INR n * d``, proved by two inductions and instantiated at every
     index in sight: ``u 2010`` or ``u n`` is then one linear equation, not 2010 unrolled ones."""
+    if any(n.startswith("Hc_") for n in g.hyp_names()):
+        return []  # done once already
     for h in g.hyps:
         typ = " ".join(h.type.replace("%nat", "").split())
         m = _RECURRENCE.match(typ)
-        if not m or any(n.startswith("Hc_") for n in g.hyp_names()):
+        if not m:
             continue
         n, u = m.group("n"), m.group("u")
         k = int(m.group("k")) if m.group("k") else m.group("s").count("S")
@@ -1378,8 +1384,7 @@ def _arithmetic_closed_forms(g: GoalInfo) -> list[str]:
             diff = c.group(1).strip()
         else:
             continue
-        stated = g.concl + "\n" + "\n".join(t.type for t in g.hyps if "forall" not in t.type)
-        points = list(dict.fromkeys(re.findall(rf"\b{re.escape(u)}\s*\(?\s*(\d+|[A-Za-z_]\w*)\s*(?:%nat)?\s*\)?", stated)))[:8]
+        points = list(dict.fromkeys(re.findall(rf"\b{re.escape(u)}\s*\(?\s*(\d+|[A-Za-z_]\w*)\s*(?:%nat)?\s*\)?", _stated(g))))[:8]
         if not points:
             continue
         return [
