@@ -4,12 +4,13 @@ PY ?= python3
 VENV := .venv
 VPY := $(VENV)/bin/python
 ROCQ_DEBS := coq libcoq-mathcomp libcoq-coquelicot libcoq-hammer libcoq-interval libcoq-flocq \
-             libcoq-mathcomp-analysis libcoq-stdpp libcoq-mathcomp-real-closed coinor-csdp
+             libcoq-mathcomp-analysis libcoq-stdpp libcoq-mathcomp-real-closed coinor-csdp \
+             eprover z3 cvc4
 
 .PHONY: setup rocq venv demo test test-all bench-pool clean
 
 rocq:
-	@if ! command -v coqtop >/dev/null || ! command -v csdp >/dev/null || ! ls /usr/lib/ocaml/coq/user-contrib/mathcomp/analysis >/dev/null 2>&1; then \
+	@if ! command -v coqtop >/dev/null || ! command -v csdp >/dev/null || ! command -v eprover >/dev/null || ! ls /usr/lib/ocaml/coq/user-contrib/mathcomp/analysis >/dev/null 2>&1; then \
 	  echo "Installing Rocq (Coq) and libraries from Debian..."; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(ROCQ_DEBS) >/dev/null; \
