@@ -42,7 +42,13 @@ class ModelConfig(_Cfg):
     """Most requests in flight at once (per client)."""
     native_tools: bool = True
     """Send OpenAI ``tools``; if false, tools are described in the prompt and calls parsed
-    from ``<tool_call>{json}</tool_call>`` blocks in the text (for servers without tool parsing)."""
+    from ``<tool_call>{json}</tool_call>`` blocks in the text (for servers without tool parsing).
+    A server that refuses ``tools`` (vLLM without ``--enable-auto-tool-choice``) switches the
+    client to text tools by itself, once (an ``llm_fallback`` trace event)."""
+    max_model_len: int | None = None
+    """The model's context length in tokens, used when the server does not report it
+    (vLLM reports ``max_model_len`` in ``/v1/models``). None: unknown, nothing trimmed
+    unless the server reports it."""
     device: str = "cpu"
     """transformers backend: torch device."""
     dtype: str = "auto"
@@ -52,7 +58,12 @@ class SamplingConfig(_Cfg):
     temperature: float = 0.6
     top_p: float = 0.95
     max_tokens: int = 4096
+    """Upper bound on completion tokens; the OpenAI client lowers it per request to what the
+    context (``max_model_len`` minus the prompt) and the remaining wall budget leave."""
     seed: int | None = None
+    logprobs: bool = False
+    """Ask for the sampled tokens' log-probabilities (and token ids where the server gives
+    them): ``ChatResponse.logprobs`` / ``token_ids``."""
 
 
 class BudgetConfig(_Cfg):

@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from lean_tools.types import Record
@@ -88,6 +91,16 @@ class ChatResponse(Record):
     """Set when no usable answer came back (after retries); the text is then empty."""
     latency_s: float = 0.0
     attempts: int = 1
+    token_ids: tuple[int, ...] | None = None
+    """The completion's token ids, when the backend gives them (in-process backends; the
+    OpenAI client when log-probabilities were asked for and the server returns token ids)."""
+    logprobs: tuple[float, ...] | None = None
+    """Log-probability of each completion token under the sampling distribution, when
+    requested (``SamplingConfig.logprobs``) and the backend gives them; aligned with
+    ``token_ids`` when both are set."""
+    fallback: str | None = None
+    """Set on the one response where the client switched from native tool calls to text
+    tools (the server refused ``tools``): why. The caller traces it as ``llm_fallback``."""
 
     @property
     def ok(self) -> bool:
@@ -110,6 +123,59 @@ class ChatModel(Protocol):
         tools: Sequence[ToolSpec] = (),
         sampling: SamplingConfig | None = None,
     ) -> ChatResponse: ...
+
+
+_DEADLINE: ContextVar[float | None] = ContextVar("prover_llm_deadline", default=None)
+
+
+@contextmanager
+def request_deadline(deadline: float | None) -> Iterator[None]:
+    """Within this block (this thread / context), model calls should end by ``deadline``
+    (a ``time.monotonic()`` value; None: no limit). Backends that can bound a request read
+    it with ``current_deadline()``: the OpenAI client caps each request's timeout, its
+    retries and its ``max_tokens`` by it. Backends that cannot ignore it."""
+    token = _DEADLINE.set(deadline)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def current_deadline() -> float | None:
+    """The deadline set by the innermost ``request_deadline`` block, or None."""
+    return _DEADLINE.get()
+
+
+def seconds_left(deadline: float | None) -> float | None:
+    """Seconds until ``deadline`` (never negative), None when there is none."""
+    return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+
+def sample_many(
+    model: ChatModel,
+    messages: Sequence[ChatMessage],
+    *,
+    n: int,
+    sampling: SamplingConfig | None = None,
+    response_format: dict[str, Any] | None = None,
+) -> tuple[ChatResponse, ...]:
+    """``n`` independent samples for one conversation.
+
+    Uses the backend's ``chat_many`` (one request with the API's ``n``, and
+    ``response_format`` such as ``{"type": "json_schema", ...}``) when it has one; otherwise
+    calls ``chat`` ``n`` times, in which case ``response_format`` is not enforced by the
+    backend (the caller must validate the text). Always returns exactly ``n`` responses
+    (failures are responses with ``error`` set); ``n < 1`` returns ``()``.
+    """
+    if n < 1:
+        return ()
+    many = getattr(model, "chat_many", None)
+    if callable(many):
+        out = tuple(many(list(messages), n=n, sampling=sampling, response_format=response_format))
+        if len(out) < n:  # a server that returned fewer choices than asked: top up one by one
+            out += tuple(model.chat(list(messages), sampling=sampling) for _ in range(n - len(out)))
+        return out[:n]
+    return tuple(model.chat(list(messages), sampling=sampling) for _ in range(n))
 
 
 def error_response(message: str, *, latency_s: float = 0.0, attempts: int = 1) -> ChatResponse:
