@@ -51,6 +51,9 @@ Defences, Rocq (``screen_rocq``):
 - ``rocq.banned``: the words ``bypass_check`` (kernel check bypass attribute), every ``native_*``
   word (``native_compute``, ``native_cast_no_check``: trust the native compiler), and these
   command words anywhere, even mid-sentence.
+- ``rocq.hammer``: CoqHammer's ATP-calling tactics (``hammer``, ``predict``, ``hammer_*``); the
+  proof must be the replayed reconstruction. Allowed instead: exactly one helper sentence
+  ``From Hammer Require Import Tactics.`` (``HAMMER_TACTICS_IMPORT``, reason written there).
 - ``rocq.attribute``: ``#[...]`` attributes.
 - ``rocq.reserved``: identifiers starting ``__prover`` (reserved for the verifier's probes).
 
@@ -281,6 +284,9 @@ _RE_ROCQ_BANNED = _words(_ROCQ_BANNED_WORDS, r"[\w'.]")
 # native_cast_no_check, NativeCompute options...): outside the kernel's usual trusted base.
 _RE_ROCQ_NATIVE = re.compile(r"(?<![\w'.])(?:native_\w*|NativeCompute\w*)")
 _RE_ROCQ_ATTR = re.compile(r"#\[")
+# CoqHammer's ATP-calling tactics (``hammer``, ``predict``, ``hammer_hook``...): a proof must be
+# the replayed reconstruction, not a call to external provers (see ``HAMMER_TACTICS_IMPORT``).
+_RE_ROCQ_HAMMER = re.compile(r"(?<![\w'.])(?:hammer\w*|predict|Hammer_\w+)(?![\w'])")
 _RE_ROCQ_RESERVED = re.compile(r"(?<![\w'])__prover\w*")
 _RE_SENTENCE_LEAD = re.compile(r"(?:\s|[-+*{}]|(?:\d+|all|par|\[\s*[\w']+\s*\])\s*:(?!=))*")
 
@@ -343,6 +349,29 @@ def allowed_require(sentence: str, allowed: frozenset[str]) -> bool:
     return bool(mods) and all((f"{root}.{x}" if root else x) in allowed for x in mods)
 
 
+HAMMER_TACTICS_IMPORT = "From Hammer Require Import Tactics."
+"""The one CoqHammer sentence a helper may contain, exactly as written (whitespace aside).
+
+Why: ``hammer`` finds a proof with external ATPs and prints a reconstruction (``sauto``,
+``hauto``, ``srun``, ``qauto``, ``scongruence`` ... ``use: lemmas``) that re-checks in Coq with no
+ATP; those tactics live in ``Hammer.Tactics``. Loading that module cannot make a false proof
+pass: it declares no axiom (checked with coqc 8.16.1 / libcoq-hammer 1.3.2: ``Print Assumptions``
+of lemmas proved by ``sauto use: ...``, ``hauto``, ``qauto`` and ``srun eauto`` says "Closed under
+the global context"; its sources contain no ``Axiom``/``Parameter``/``Admitted``), whatever a
+proof reaches through it is still listed by ``Print Assumptions`` in the separate query process,
+and the reference statement is elaborated BEFORE every helper (``rocq_verify``), so the
+``is_true`` coercion and hint databases it brings cannot change what the statement means (a
+target that elaborates differently fails ``constr_eq``). Any other spelling is refused:
+``Hammer.Plugin``/``From Hammer Require Import Hammer`` (the ``hammer`` tactic itself, which
+runs ATPs at check time and so is no re-checkable proof), ``Export``, several modules in one
+sentence, or the import anywhere but among the helpers before the theorem."""
+
+
+def is_hammer_tactics_import(sentence: str) -> bool:
+    """``sentence`` (comments masked) is exactly ``HAMMER_TACTICS_IMPORT`` up to whitespace."""
+    return " ".join(sentence.split()) == HAMMER_TACTICS_IMPORT
+
+
 def screen_rocq(
     text: str,
     *,
@@ -356,10 +385,11 @@ def screen_rocq(
     """
     out = _invisible(text, line_offset)
     masked = mask(text, "rocq")
-    if role == "helpers" and allowed_requires:
+    if role == "helpers":
         with_strings = mask(text, "rocq", strings=False)  # a string in a Require is not a module name
         for a, b in rocq_sentences(masked):
-            if allowed_require(with_strings[a:b], allowed_requires):
+            sent = with_strings[a:b]
+            if is_hammer_tactics_import(sent) or allowed_require(sent, allowed_requires):
                 masked = masked[:a] + " " * (b - a) + masked[b:]
     out += _rocq_rules(masked, role, line_offset)
     if not out:
@@ -411,6 +441,14 @@ def _rocq_rules(masked: str, role: str, off: int) -> list[Finding]:
             "rocq.banned",
             m.start(),
             f"`{m.group(0)}` trusts the native compiler instead of the kernel",
+            m.group(0),
+        )
+    for m in _RE_ROCQ_HAMMER.finditer(masked):
+        add(
+            "rocq.hammer",
+            m.start(),
+            f"`{m.group(0)}` runs external provers at check time: replay its reconstruction "
+            f"(sauto/hauto/srun ... with `{HAMMER_TACTICS_IMPORT}` among the helpers) instead",
             m.group(0),
         )
     for m in _RE_ROCQ_ATTR.finditer(masked):

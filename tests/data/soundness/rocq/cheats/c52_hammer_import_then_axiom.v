@@ -1,0 +1,11 @@
+(* cheat: the allowed Hammer import followed by an Axiom that sauto then uses | problem: false_claim.v | static: rocq.banned | dynamic: axioms *)
+Require Import Arith.
+
+From Hammer Require Import Tactics.
+Axiom boom : forall n : nat, n + 1 = n.
+
+(* A FALSE statement: every accepted candidate would be a soundness bug. *)
+Theorem false_claim : forall n : nat, n + 1 = n.
+Proof.
+  sauto use: boom.
+Qed.
