@@ -1,9 +1,9 @@
 """The agentic lemma prover: a multi-turn model conversation with tools, for one lemma.
 
 Each turn the model answers with tool calls (OpenAI function calls, or ``<tool_call>``
-blocks) or text. Tools: ``check_proof`` (success ends the conversation), ``show_goals``,
-``search_library``, ``run_automation`` (``prover.search``), ``python`` (sandboxed
-subprocess), ``split_lemma`` (sub-lemmas proved recursively through ``prove_sub``, bounded
+blocks) or text. Tools (the functions of ``prover.tools``, the ones ``prover-mcp`` serves):
+``check`` (success ends the conversation), ``goals``, ``search``, ``auto_close``
+(``prover.search``), ``python`` (sandboxed subprocess), ``split_lemma`` (sub-lemmas proved recursively through ``prove_sub``, bounded
 by ``split_depth``), ``give_up``. A reply with a code block but no tool call is checked as
 a proof. Model failures are data: a malformed call gets an error message back and the
 conversation goes on; three model errors in a row end it. The result is a ``LemmaResult``;
@@ -51,6 +51,7 @@ class LemmaAgent:
         self.make_goal = make_goal
         self.notes = notes
         self.lang = spec(goal.language)
+        self.target = tools.Target.of_goal(ws, goal)
         self.attempts = 0
         self.t0 = time.monotonic()
 
@@ -72,47 +73,41 @@ class LemmaAgent:
 
     def _check(self, proof: str) -> tuple[str, LemmaResult | None]:
         self.attempts += 1
-        restated = [d for d in self.lang.declarations(proof) if d.name == self.goal.name]
-        if restated:  # the model sent the whole lemma: keep only its proof
-            proof = restated[-1].proof
-        if self.lang.has_hole(proof):
-            return "rejected: the proof contains a hole (sorry/admit/Admitted); give a complete proof", None
-        res = self.ws.check_decl(self.goal.context, self.goal.declaration, proof)
-        att = Attempt(lemma=self.goal.name, proof=proof, ok=res.complete, source="agent", errors=res.errors[:3], goals=res.goals[:2], cpu_s=res.cpu_s, wall_s=res.wall_s)
-        self._emit("attempt", **att.model_dump(exclude={"lemma"}))
-        if res.complete:
-            return "OK: the lemma is proved.", self._result(True, proof=proof)
-        return res.feedback(), None
+        try:
+            rep = tools.check(self.target, proof, holes=False)
+        except tools.ToolInputError as e:
+            return f"error: check: {e}", None
+        body = tools.split_proof(self.target, proof).body
+        if rep.refused is None:
+            att = Attempt(lemma=self.goal.name, proof=body, ok=rep.complete, source="agent", errors=rep.error_lines()[:3], goals=rep.goals[:2], cpu_s=rep.cpu_seconds, wall_s=rep.seconds)
+            self._emit("attempt", **att.model_dump(exclude={"lemma"}))
+        if rep.complete:
+            return "OK: the lemma is proved.", self._result(True, proof=body)
+        return rep.text(), None
 
     # --- tools ---------------------------------------------------------------------------
     def _tool(self, call: ToolCall) -> tuple[str, LemmaResult | None]:
+        """One call of a ``prover.tools`` function, under its own name; bad arguments get an error text."""
         args = call.arguments or {}
         name = call.name
-        if name == "check_proof":
-            proof = args.get("proof")
-            if not isinstance(proof, str) or not proof.strip():
-                return "error: check_proof needs a non-empty string argument `proof`", None
-            return self._check(proof)
-        if name == "show_goals":
-            res = self.ws.goals_after(self.goal.context, self.goal.declaration, str(args.get("tactics") or ""))
-            if res.errors:
-                return res.feedback(), None
-            return (
-                "Goals:\n" + "\n\n".join(res.goals)
-            ) if res.goals else "No goals left: the tactics close the lemma (send them to check_proof).", None
-        if name == "search_library":
-            return self.ws.search_library(str(args.get("query") or ""), self.goal.context, self.goal.declaration), None
-        if name == "run_automation":
-            try:
-                seconds = float(args.get("seconds") or self.cfg.search.lemma_timeout_s)
-            except (TypeError, ValueError):
-                seconds = self.cfg.search.lemma_timeout_s
-            seconds = min(max(seconds, 1.0), self.cfg.search.timeout_s)
-            out = self.ws.run_search(_join(self.goal.context, self.goal.declaration), seconds, label=self.goal.name)
-            self.attempts += 1
-            if out.proved and out.proof:
-                res = self.ws.check_decl(self.goal.context, self.goal.declaration, out.proof)
-                if res.complete:
+        try:
+            if name == tools.CHECK.name:
+                proof = args.get("proof")
+                if not isinstance(proof, str) or not proof.strip():
+                    return "error: check needs a non-empty string argument `proof`", None
+                return self._check(proof)
+            if name == tools.GOALS.name:
+                return tools.goals(self.target, str(args.get("proof") or "")).text(), None
+            if name == tools.SEARCH.name:
+                return tools.search(self.target, str(args.get("query") or "")).results, None
+            if name == tools.AUTO_CLOSE.name:
+                try:
+                    seconds = float(args.get("budget_s") or self.cfg.search.lemma_timeout_s)
+                except (TypeError, ValueError):
+                    seconds = self.cfg.search.lemma_timeout_s
+                self.attempts += 1
+                out = tools.auto_close(self.target, budget_s=seconds)
+                if out.proved and out.proof:
                     return "OK: automation proved the lemma.", LemmaResult(
                         name=self.goal.name,
                         proved=True,
@@ -121,17 +116,16 @@ class LemmaAgent:
                         attempts=self.attempts,
                         wall_s=round(time.monotonic() - self.t0, 3),
                     )
-            return f"automation did not prove it ({out.reason})", None
-        if name == "python":
-            code = args.get("code")
-            if not isinstance(code, str) or not code.strip():
-                return "error: python needs a string argument `code`", None
-            return self.ws.run_python(code), None
+                return f"automation did not prove it ({out.tried})", None
+            if name == tools.PYTHON.name:
+                return tools.python(self.ws, args.get("code")), None
+        except tools.ToolInputError as e:
+            return f"error: {name}: {e}", None
         if name == "split_lemma":
             return self._split(args)
         if name == "give_up":
             return "ok", self._result(False, reason="gave up: " + str(args.get("reason") or "")[:300])
-        return f"error: unknown tool {name!r}; available: {', '.join(t.name for t in tools.ALL)}", None
+        return f"error: unknown tool {name!r}; available: {', '.join(t.name for t in tools.AGENT_TOOLS)}", None
 
     def _split(self, args: dict) -> tuple[str, LemmaResult | None]:
         goal = self.goal
@@ -228,7 +222,7 @@ class LemmaAgent:
                 problem=self.goal.problem,
                 stage="agent",
                 lemma=self.goal.name,
-                tools=tools.ALL,
+                tools=tools.AGENT_TOOLS,
             )
             if not resp.ok:
                 model_errors += 1
@@ -242,7 +236,7 @@ class LemmaAgent:
                 code = self.lang.extract_code(resp.text)
                 if code is None:
                     last = "answered without a tool call or proof"
-                    note = "Use the tools: check_proof with a complete proof, or give_up."
+                    note = "Use the tools: check with a complete proof, or give_up."
                     if resp.finish_reason == "length":
                         note = "Your answer was cut off (token limit). Be shorter. " + note
                     messages.append(ChatMessage(role="user", content=note))

@@ -1,37 +1,478 @@
-"""The lemma agent's tools, as OpenAI-style function specs (JSON schemas).
+"""The proof tools: one implementation, served under the same names to the lemma agents
+(``prover.agent``), over MCP (``prover.mcp``) and in the verifiers taskset (``environments/``).
 
-check_proof, show_goals, search_library, run_automation, python, split_lemma, give_up.
-Their behaviour is in ``prover.agent.LemmaAgent``.
+Tools: ``check``, ``goals``, ``run_tactic``, ``search``, ``auto_close``, ``verify``, ``prove``;
+the lemma agents also have ``python``, ``split_lemma`` and ``give_up`` (``AGENT_TOOLS``).
+
+Every tool works on a ``Target``: one declaration (a problem's theorem, or a lemma with the
+lemmas before it as context) inside a ``prover.workspace.Workspace``, which owns the warm
+session pool, the budget and the trace. ``proof`` may be a whole candidate file (the
+problem's text with the proof filled in, maybe with helper lemmas before the theorem) or just
+the proof body (tactics); positions in answers refer to the text that was sent.
+
+Contract:
+- Proof-assistant answers are values (frozen records below). A timeout is an answer
+  (``timed_out``), and so is text refused by the soundness screens
+  (``lean_tools.soundness.screens``: IO, code loading, commands inside a proof), which never
+  reaches the proof assistant; ``refused`` says which rule fired.
+- Bad input (an empty proof, an unknown state id, a malformed query) raises ``ToolInputError``
+  with a one-line message; ``NotInstalled`` and ``BadProblem`` propagate.
+- Only ``verify`` (the full verdict, ``lean_tools.soundness.verify``) says a proof is
+  accepted; ``check``/``run_tactic``/``auto_close`` successes are hints.
 """
 
 from __future__ import annotations
 
+import itertools
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from lean_tools.types import Record
+
 from .llm.base import ToolSpec
 
+if TYPE_CHECKING:
+    from .config import ProverConfig
+    from .records import LemmaGoal, Problem
+    from .workspace import CheckResult, Workspace
 
+
+class ToolInputError(ValueError):
+    """A tool call the tools cannot answer as asked; the message says what is wrong."""
+
+
+# --- answers ---------------------------------------------------------------------------------
+class Diagnostic(Record):
+    """One error or message. ``line`` is 1-based in the text that was sent (the candidate
+    file, or the proof body for a body-only proof), None when the proof assistant gave none."""
+
+    line: int | None = None
+    message: str
+
+
+class CheckReport(Record):
+    """``check``: did the declaration compile, and what is left open."""
+
+    ok: bool
+    """No errors (holes allowed)."""
+    complete: bool
+    """No errors, no holes, no open goals. Still only a hint: ``verify`` decides."""
+    errors: tuple[Diagnostic, ...] = ()
+    goals: tuple[str, ...] = ()
+    """Goals left at the end of the proof, or at its holes (Lean ``sorry``)."""
+    messages: tuple[str, ...] = ()
+    """Infos and warnings (Lean ``exact?`` answers)."""
+    refused: str | None = None
+    """Set when the text was refused before reaching the proof assistant: the rule and why."""
+    timed_out: bool = False
+    cpu_seconds: float = 0.0
+    seconds: float = 0.0
+
+    def error_lines(self) -> tuple[str, ...]:
+        return tuple(_where(e) + e.message for e in self.errors)
+
+    def text(self) -> str:
+        """The answer as the lemma agents read it."""
+        if self.refused:
+            return f"rejected: {self.refused}"
+        if self.complete:
+            return "OK: the proof is complete."
+        parts = []
+        if self.errors:
+            parts.append("Errors:\n" + "\n".join(f"- {_where(e)}{e.message}" for e in self.errors[:6]))
+        if self.goals:
+            parts.append("Open goals:\n" + "\n\n".join(self.goals[:4]))
+        if not parts:
+            parts.append("Not complete (a hole or unfinished proof remains).")
+        return "\n".join(parts)[:2500]
+
+
+class GoalsReport(Record):
+    """``goals``: the proof state after a proof prefix. ``state`` continues it in ``run_tactic``."""
+
+    state: int | None = None
+    """None when the prefix has errors or no state table was given (lemma agents)."""
+    goals: tuple[str, ...] = ()
+    errors: tuple[Diagnostic, ...] = ()
+    proved: bool = False
+    """The prefix closes every goal (a hint; ``verify`` decides)."""
+    timed_out: bool = False
+
+    def text(self) -> str:
+        if self.errors:
+            return "Errors:\n" + "\n".join(f"- {_where(e)}{e.message}" for e in self.errors[:6])
+        if self.proved:
+            return "No goals left: the tactics close the lemma (send them to check)."
+        return "Goals:\n" + "\n\n".join(self.goals)
+
+
+class TacticReport(Record):
+    """``run_tactic``: one step from a state. On an error the state is unchanged (``state`` is
+    the one given) and ``messages`` says why."""
+
+    state: int
+    goals: tuple[str, ...] = ()
+    proved: bool = False
+    messages: tuple[str, ...] = ()
+    proof: str | None = None
+    """When ``proved``: the whole candidate file (problem targets) or proof body (lemmas),
+    ready for ``verify``."""
+    timed_out: bool = False
+
+
+class SearchReport(Record):
+    """``search``: library declarations matching a query (Rocq ``Search``; Lean ``exact?``/``apply?``)."""
+
+    query: str
+    results: str
+
+
+class AutoCloseReport(Record):
+    """``auto_close``: the built-in search and portfolio (``prover.search``)."""
+
+    proved: bool
+    proof: str | None = None
+    """When ``proved``: the whole candidate file (problem targets) or proof body (lemmas)."""
+    tried: str = ""
+    """What was tried and why it stopped (the search's reason)."""
+    attempts: int = 0
+    seconds: float = 0.0
+
+
+class VerifyReport(Record):
+    """``verify``: the soundness verdict. ``accepted`` false is a normal answer."""
+
+    accepted: bool
+    reason: str
+    stage: str
+    """Where the decision was made (parse, candidate, screen, compile, statement, axioms, accepted)."""
+    theorem: str = ""
+    seconds: float = 0.0
+
+
+class ProveReport(Record):
+    """``prove``: the whole pipeline (``prover.api.prove``)."""
+
+    proved: bool
+    proof: str | None = None
+    """The verified file, when proved."""
+    reason: str = ""
+    mode: str = "default"
+    seconds: float = 0.0
+
+
+# --- targets -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Target:
+    """One declaration to work on, in a workspace. ``context`` holds declarations placed
+    between the problem's header/preamble and this one (a lemma's dependencies)."""
+
+    ws: Workspace
+    name: str
+    declaration: str
+    context: str = ""
+    whole_problem: bool = False
+    """The problem's own theorem: proofs come back as whole candidate files."""
+
+    @classmethod
+    def of_problem(cls, ws: Workspace) -> Target:
+        p = ws.problem
+        return cls(ws, p.theorem_name, p.declaration, "", True)
+
+    @classmethod
+    def of_goal(cls, ws: Workspace, goal: LemmaGoal) -> Target:
+        return cls(ws, goal.name, goal.declaration, goal.context, False)
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.ws.problem.text, self.name, self.context, self.declaration)
+
+    def candidate(self, body: str, helpers: str = "") -> str:
+        """What a finished proof comes back as: the whole file, or the body for a lemma."""
+        if not self.whole_problem:
+            return body
+        from .problem import render_candidate
+        from .workspace import strip_imports
+
+        body = strip_imports(body)
+        imports = self.ws.imports if _uses_imports(body, self.ws.problem.language) else ""
+        return render_candidate(self.ws.problem, body, _join(imports, helpers))
+
+
+@dataclass(frozen=True)
+class _Split:
+    helpers: str
+    body: str
+    code: str | None
+    """Whole-file input: the text to run (helpers + declaration), else None."""
+    line_offset: int = 0
+
+
+def split_proof(target: Target, proof: str) -> _Split:
+    """A whole candidate file's helpers and proof body, or ``proof`` itself as a body."""
+    if not isinstance(proof, str):
+        raise ToolInputError("`proof` must be a string")
+    if "\x00" in proof:
+        raise ToolInputError("`proof` contains a NUL byte")
+    lang = target.ws.lang
+    mine = [d for d in lang.declarations(proof) if d.name == target.name]
+    if not mine:
+        return _Split("", proof, None)
+    d = mine[-1]
+    start = 0
+    if target.whole_problem:
+        from lean_tools.soundness.candidate import locate
+        from lean_tools.soundness.verify import parse_problem
+
+        sf = parse_problem(target.ws.problem.text, target.ws.problem.language, target.name)  # type: ignore[arg-type]
+        cand, start, _err = locate(sf, proof)
+        if cand is None:
+            start = d.start
+    while start < d.start and proof[start] == "\n":
+        start += 1  # the joined code drops leading blank lines; keep the line count right
+    helpers = proof[start : d.start]
+    code = proof[start : d.end]
+    return _Split(helpers, d.proof, code, proof.count("\n", 0, start))
+
+
+def screen_input(target: Target, helpers: str, body: str, *, holes: bool = True) -> str | None:
+    """The soundness screens on what a tool call adds; the first finding, or None.
+
+    Hole rules are skipped when ``holes`` (``check``/``goals`` show the goals at holes)."""
+    from lean_tools.soundness.screens import screen
+    from lean_tools.source import ParseError
+
+    language = target.ws.problem.language
+    allowed = frozenset(target.ws.config.prover.allowed_requires) if language == "rocq" else frozenset()
+    try:
+        findings = [
+            *screen(helpers, language, role="helpers", allowed_requires=allowed),  # type: ignore[arg-type]
+            *screen(body, language, role="proof"),  # type: ignore[arg-type]
+        ] if helpers.strip() else list(screen(body, language, role="proof"))  # type: ignore[arg-type]
+    except ParseError as e:
+        return f"[parse] {e}"
+    if holes:
+        findings = [f for f in findings if not f.rule.endswith(".hole")]
+    if not findings:
+        return None
+    f = findings[0]
+    return f"[{f.rule}] {f.one_line()}"
+
+
+# --- the tools ---------------------------------------------------------------------------------
+def check(target: Target, proof: str, *, budget_s: float | None = None, holes: bool = True) -> CheckReport:
+    """Compile ``proof`` (whole file or body) for the target; errors with lines, goals left.
+
+    ``holes`` false (lemma agents): a proof with a hole is refused without checking."""
+    t0 = time.monotonic()
+    sp = split_proof(target, proof)
+    if not sp.body.strip():
+        raise ToolInputError("`proof` is empty")
+    ws = target.ws
+    if not holes and ws.lang.has_hole(sp.body):
+        return CheckReport(ok=False, complete=False, refused="the proof contains a hole (sorry/admit/Admitted); give a complete proof")
+    refused = screen_input(target, sp.helpers, sp.body, holes=holes)
+    if refused:
+        return CheckReport(ok=False, complete=False, refused=refused)
+    if sp.code is not None:
+        res = ws.check(_join(target.context, sp.code), timeout=budget_s, final_decl=sp.body)
+        errors = _diagnostics(res.errors, sp.line_offset - _lines(target.context))
+    else:
+        res = ws.check_decl(_join(target.context, sp.helpers), target.declaration, sp.body, timeout=budget_s)
+        errors = _diagnostics(res.errors, 0)
+    goals = res.goals or res.hole_goals
+    return CheckReport(
+        ok=res.ok,
+        complete=res.complete,
+        errors=errors,
+        goals=tuple(goals),
+        messages=tuple(res.infos),
+        timed_out=res.timed_out,
+        cpu_seconds=round(res.cpu_s, 3),
+        seconds=round(time.monotonic() - t0, 3),
+    )
+
+
+def goals(target: Target, proof: str = "", *, states: StateTable | None = None, budget_s: float | None = None) -> GoalsReport:
+    """The goals after ``proof`` (a tactic prefix or a partial file; empty: the statement)."""
+    sp = split_proof(target, proof or "")
+    prefix = _open_prefix(sp.body)
+    refused = screen_input(target, sp.helpers, prefix) if (prefix.strip() or sp.helpers.strip()) else None
+    if refused:
+        raise ToolInputError(f"refused: {refused}")
+    res = _goals_after(target, sp.helpers, prefix, budget_s)
+    if res.errors:
+        return GoalsReport(errors=_diagnostics(res.errors, 0), timed_out=res.timed_out)
+    state = states.add(target, sp.helpers, prefix) if states is not None else None
+    return GoalsReport(state=state, goals=tuple(res.goals), proved=not res.goals)
+
+
+def run_tactic(target: Target, states: StateTable, state: int, tactic: str, *, budget_s: float | None = None) -> TacticReport:
+    """Run ``tactic`` from ``state`` (from ``goals`` or an earlier ``run_tactic``)."""
+    if not isinstance(tactic, str) or not tactic.strip():
+        raise ToolInputError("`tactic` is empty")
+    helpers, prefix = states.get(target, state)
+    refused = screen_input(target, helpers, tactic)
+    if refused:
+        raise ToolInputError(f"refused: {refused}")
+    joined = (prefix.rstrip() + "\n" + tactic.strip()).strip()
+    res = _goals_after(target, helpers, joined, budget_s)
+    if res.errors:
+        return TacticReport(state=state, messages=tuple(res.errors), timed_out=res.timed_out)
+    new = states.add(target, helpers, joined)
+    proved = not res.goals
+    return TacticReport(
+        state=new,
+        goals=tuple(res.goals),
+        proved=proved,
+        messages=tuple(res.infos),
+        proof=target.candidate(joined, helpers) if proved else None,
+    )
+
+
+def search(target: Target, query: str) -> SearchReport:
+    """Rocq: ``Search <query>`` on the problem's imports. Lean: ``exact?``/``apply?`` on the target."""
+    if not isinstance(query, str):
+        raise ToolInputError("`query` must be a string")
+    q = query.strip().rstrip(".").strip()
+    if target.ws.problem.language == "rocq":
+        from lean_tools.source import ParseError, mask
+
+        if not q:
+            raise ToolInputError("`query` is empty: give one Search pattern, e.g. (_ + _ = _ + _) or Rabs")
+        try:
+            bare = mask(q, "rocq")
+        except ParseError as e:
+            raise ToolInputError(f"`query` does not lex: {e}") from None
+        if "\n" in q or re.search(r"\.(\s|$)", bare) or re.search(r"\b(Load|Drop|Redirect|Declare|Require|Extraction|Cd)\b", bare):
+            raise ToolInputError("`query` must be one Search pattern (no sentence end, no commands), e.g. (_ * _ <= _ * _)")
+    out = target.ws.search_library(q, target.context, target.declaration)
+    if out.startswith("error:"):
+        raise ToolInputError(out[len("error:") :].strip())
+    return SearchReport(query=q, results=out)
+
+
+def auto_close(target: Target, *, budget_s: float | None = None) -> AutoCloseReport:
+    """The built-in search plus portfolio on the target, within ``budget_s``."""
+    ws = target.ws
+    seconds = float(budget_s) if budget_s is not None else ws.config.search.lemma_timeout_s
+    seconds = min(max(seconds, 1.0), ws.config.search.timeout_s)
+    out = ws.run_search(_join(target.context, target.declaration), seconds, label=target.name)
+    if out.proved and out.proof:
+        res = ws.check_decl(target.context, target.declaration, out.proof)
+        if res.complete:
+            return AutoCloseReport(proved=True, proof=target.candidate(out.proof), tried=out.reason, attempts=out.attempts, seconds=round(out.seconds, 3))
+        return AutoCloseReport(proved=False, tried=f"the search's proof did not re-check: {res.feedback(300)}", attempts=out.attempts, seconds=round(out.seconds, 3))
+    return AutoCloseReport(proved=False, tried=out.reason, attempts=out.attempts, seconds=round(out.seconds, 3))
+
+
+def verify(target: Target, proof: str, *, budget_s: float | None = None) -> VerifyReport:
+    """The full soundness verdict on a whole candidate file, in a fresh process."""
+    from lean_tools.soundness import verify as soundness_verify
+
+    if not target.whole_problem:
+        raise ToolInputError("verify needs a whole problem, not a lemma")
+    if not isinstance(proof, str) or not proof.strip():
+        raise ToolInputError("`proof` must be the whole candidate file (the problem's text with its proof filled in)")
+    ws = target.ws
+    p = ws.problem
+    extra: dict[str, Any] = {"allowed_requires": frozenset(ws.config.prover.allowed_requires)} if p.language == "rocq" else {}
+    timeout = float(budget_s) if budget_s is not None else ws.config.prover.verify_timeout_s
+    v = soundness_verify(p.text, proof, p.language, theorem=p.theorem_name, timeout=timeout, **extra)
+    ws.budget.charge_check(float(v.cpu_seconds or v.wall_seconds or 0.0), attempt=False)
+    return VerifyReport(accepted=bool(v.accepted), reason=v.reason, stage=v.stage, theorem=v.theorem, seconds=round(v.wall_seconds, 3))
+
+
+def prove(
+    problem: Problem,
+    config: ProverConfig,
+    *,
+    pool: Any = None,
+    trace: Any = None,
+    cancel: threading.Event | None = None,
+    on_event: Callable[[Any], None] | None = None,
+) -> ProveReport:
+    """``prover.api.prove`` on ``problem``; ``on_event`` sees every trace event as it happens."""
+    from .api import prove as run_pipeline
+    from .trace import Trace
+
+    tr = trace if trace is not None else Trace(None)
+    if on_event is not None:
+        tr.listen(on_event)
+    t0 = time.monotonic()
+    r = run_pipeline(problem, config, trace=tr, pool=pool, cancel=cancel)
+    return ProveReport(proved=r.proved, proof=r.proof_text, reason=r.reason, mode=r.mode, seconds=round(time.monotonic() - t0, 3))
+
+
+def python(ws: Workspace, code: str) -> str:
+    """A short Python 3 snippet in a fresh sandboxed interpreter; what it printed."""
+    if not isinstance(code, str) or not code.strip():
+        raise ToolInputError("`code` must be a non-empty string")
+    return ws.run_python(code)
+
+
+# --- proof states for run_tactic -------------------------------------------------------------
+class StateTable:
+    """Proof states as (target, helpers, tactic prefix), by integer id. A state is replayed
+    from the statement on every step, so it needs no live process: it survives session
+    recycling and crashes. Bounded (oldest dropped past ``capacity``). Thread-safe."""
+
+    def __init__(self, capacity: int = 20_000):
+        self.capacity = capacity
+        self._ids = itertools.count(1)
+        self._states: OrderedDict[int, tuple[tuple, str, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, target: Target, helpers: str, prefix: str) -> int:
+        with self._lock:
+            sid = next(self._ids)
+            self._states[sid] = (target.key, helpers, prefix)
+            while len(self._states) > self.capacity:
+                self._states.popitem(last=False)
+            return sid
+
+    def get(self, target: Target, state: int) -> tuple[str, str]:
+        if isinstance(state, bool) or not isinstance(state, int):
+            raise ToolInputError("`state` must be an integer state id from goals or run_tactic")
+        with self._lock:
+            entry = self._states.get(state)
+        if entry is None:
+            raise ToolInputError(f"unknown state {state}: get one from goals (ids last for this session)")
+        key, helpers, prefix = entry
+        if key != target.key:
+            raise ToolInputError(f"state {state} belongs to another problem or theorem")
+        return helpers, prefix
+
+
+# --- the agents' function specs ----------------------------------------------------------------
 def _obj(props: dict, required: list[str]) -> dict:
     return {"type": "object", "properties": props, "required": required}
 
 
 CHECK = ToolSpec(
-    name="check_proof",
+    name="check",
     description="Check a complete proof of the lemma. Returns OK, or the errors and the goals left open.",
     parameters=_obj({"proof": {"type": "string", "description": "the proof body (tactics)"}}, ["proof"]),
 )
 GOALS = ToolSpec(
-    name="show_goals",
+    name="goals",
     description="Show the goals after running the given tactics on the lemma (empty: the initial goal).",
-    parameters=_obj({"tactics": {"type": "string", "description": "a proof prefix; may be empty"}}, []),
+    parameters=_obj({"proof": {"type": "string", "description": "a proof prefix (tactics); may be empty"}}, []),
 )
 SEARCH = ToolSpec(
-    name="search_library",
+    name="search",
     description="Search the library. Rocq: a `Search` pattern such as `(Rabs (_ * _))` or `Nat.mod`. Lean: runs exact?/apply? on the lemma.",
     parameters=_obj({"query": {"type": "string"}}, ["query"]),
 )
-AUTO = ToolSpec(
-    name="run_automation",
+AUTO_CLOSE = ToolSpec(
+    name="auto_close",
     description="Run the built-in automation (decision procedures and a short tactic search) on the whole lemma.",
-    parameters=_obj({"seconds": {"type": "number", "description": "time limit, default 10"}}, []),
+    parameters=_obj({"budget_s": {"type": "number", "description": "time limit in seconds, default 10"}}, []),
 )
 PYTHON = ToolSpec(
     name="python",
@@ -59,4 +500,61 @@ GIVE_UP = ToolSpec(
     parameters=_obj({"reason": {"type": "string"}}, []),
 )
 
-ALL = (CHECK, GOALS, SEARCH, AUTO, PYTHON, SPLIT, GIVE_UP)
+AGENT_TOOLS = (CHECK, GOALS, SEARCH, AUTO_CLOSE, PYTHON, SPLIT, GIVE_UP)
+ALL = AGENT_TOOLS
+SERVED = ("check", "goals", "run_tactic", "search", "auto_close", "verify", "prove")
+"""The tools ``prover-mcp`` and the verifiers toolset serve (functions of this module)."""
+
+
+# --- helpers -----------------------------------------------------------------------------------
+_LINE = re.compile(r"^(?:proof )?line (\d+): ")
+_MICROMEGA = re.compile(r"\b(lia|nia|lra|nra|psatz)\b")
+
+
+def _uses_imports(body: str, language: str) -> bool:
+    return language == "rocq" and bool(_MICROMEGA.search(body))
+
+
+def _diagnostics(errors: tuple[str, ...], shift: int) -> tuple[Diagnostic, ...]:
+    out = []
+    for e in errors:
+        m = _LINE.match(e)
+        if m:
+            out.append(Diagnostic(line=max(1, int(m.group(1)) + shift), message=e[m.end() :]))
+        else:
+            out.append(Diagnostic(message=re.sub(r"^in the statement or context: ", "", e)))
+    return tuple(out)
+
+
+def _where(d: Diagnostic) -> str:
+    return f"line {d.line}: " if d.line is not None else ""
+
+
+def _lines(text: str) -> int:
+    """Lines that ``_join(text, ...)`` puts before the joined code."""
+    text = text.strip("\n")
+    return text.count("\n") + 2 if text else 0
+
+
+def _open_prefix(body: str) -> str:
+    """A proof body without its closing ``Qed.``/``Defined.`` (Rocq) and a leading ``Proof.``."""
+    b = re.sub(r"^\s*Proof\s*\.", "", body, count=1)
+    return re.sub(r"(Qed|Defined|Admitted)\s*\.\s*$", "", b).strip("\n")
+
+
+def _goals_after(target: Target, helpers: str, prefix: str, budget_s: float | None) -> CheckResult:
+    ws = target.ws if budget_s is None else with_check_timeout(target.ws, budget_s)
+    return ws.goals_after(_join(target.context, helpers), target.declaration, prefix)
+
+
+def with_check_timeout(ws: Workspace, seconds: float) -> Workspace:
+    """The same workspace (problem, pool, budget, trace) with another per-check time limit."""
+    from .workspace import Workspace
+
+    prover = ws.config.prover.model_copy(update={"check_timeout_s": float(seconds)})
+    return Workspace(ws.problem, ws.config.model_copy(update={"prover": prover}), ws.budget, ws.trace, ws.pool)
+
+
+def _join(a: str, b: str) -> str:
+    a, b = a.strip("\n"), b.strip("\n")
+    return f"{a}\n\n{b}" if a and b else (a or b)

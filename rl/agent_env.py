@@ -10,7 +10,7 @@ One episode:
    ``env.max_turns`` model turns. Its chat model is ``PolicyChatModel``. Each ``chat()`` renders
    the conversation to the policy's prompt, samples the policy once, records the sampled token
    ids and sampler log-probabilities, and answers with one tool call
-   ``check_proof(proof=<script>)``. The agent checks the script in a warm session and appends
+   ``check(proof=<script>)``. The agent checks the script in a warm session and appends
    the tool result (errors, open goals); the next ``chat()`` renders it into the prompt. The
    agent stops at its first complete proof.
 3. Reward: ``Verifier.verdict`` (static screen, cache, prescreen, then the full soundness
@@ -19,16 +19,16 @@ One episode:
    success is tentative and never pays: ``solved`` is the verdict alone.
 
 Prompt (``render_conversation``): the goal line ``Goal <statement>.`` plus one
-``(* tried: <script> => <first error> *)`` line per failed ``check_proof`` call, read from the
+``(* tried: <script> => <first error> *)`` line per failed ``check`` call, read from the
 conversation's assistant tool calls and tool results. This is the text the tactic loop
 (``rl.env``) writes, so a policy moves between the two loops unchanged. The agent's system and
 task messages are not rendered: the policy reads at most ``model.max_prompt_chars`` characters,
 and the task message names the theorem, whose name gives away the family.
 
 Action vocabulary: the policy emits tactic tokens (``rl.policy.ACTIONS``), so every answer is a
-``check_proof`` call. The other tools (``run_automation``, ``give_up``, ...) get no token. A new
+``check`` call. The other tools (``auto_close``, ``give_up``, ...) get no token. A new
 token would change the vocabulary, and with it the shape of every saved model, and
-``run_automation`` would let the built-in search earn the reward instead of the policy.
+``auto_close`` would let the built-in search earn the reward instead of the policy.
 
 Training data: each turn becomes a ``Turn`` (rendered prompt, action ids, sampler
 log-probabilities, policy version), as in the tactic loop, so ``rl.loop`` and the trainer take
@@ -61,13 +61,16 @@ from prover.llm.base import (
     parse_arguments,
 )
 
+from prover.tools import CHECK
+
 from .config import EnvConfig
 from .env import render_prompt, shaped_reward
 from .policy import script_of
 from .records import Episode, Problem, Turn, Verdict
 from .samplers import Completion, SnapshotGone
 
-CHECK_TOOL = "check_proof"
+CHECK_TOOL = CHECK.name
+"""The agent's check tool (``prover.tools.check``), the one call the policy's answers become."""
 
 
 class EpisodeInterrupted(RuntimeError):
@@ -79,7 +82,7 @@ _WHERE = re.compile(r"^(?:proof line \d+|line \d+|in the statement or context):\
 
 
 def first_error(tool_result: str) -> str:
-    """The first error of a ``check_proof`` tool result, without its location prefix.
+    """The first error of a ``check`` tool result, without its location prefix.
 
     Results look like ``Errors:\\n- proof line 1: <msg>\\n...\\nOpen goals:...``
     (``CheckResult.feedback``) or are one line (``rejected: ...``, ``error: ...``)."""
@@ -126,7 +129,7 @@ class PolicyChatModel:
     """A ``prover.llm.base.ChatModel`` over an ``rl`` sampler, for one episode (not thread-safe).
 
     ``chat`` samples the policy on ``render_conversation(problem, messages)`` and answers with one
-    ``check_proof`` call; what it sampled is kept in ``turns``. All calls use the snapshot
+    ``check`` call; what it sampled is kept in ``turns``. All calls use the snapshot
     ``version`` (latest when None: the first call pins it). ``sampling`` is ignored (the
     sampler's temperature applies). Raises ``EpisodeInterrupted`` or ``SnapshotGone`` instead of
     answering when the episode cannot go on; ``AgentEnvironment`` records that as an interrupted

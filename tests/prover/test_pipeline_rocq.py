@@ -14,7 +14,7 @@ pytestmark = [needs_rocq, pytest.mark.rocq]
 
 MAIN = "Theorem double_le (n m : nat) : n <= m -> 2 * n <= 2 * m + 1.\nProof.\n  intros H. pose proof ({lemma} n m H). lia.\nQed."
 GOOD = "```coq\nLemma double_mono (n m : nat) : n <= m -> 2 * n <= 2 * m.\nAdmitted.\n" + MAIN.format(lemma="double_mono") + "\n```"
-CHECK_LIA = {"tool": "check_proof", "args": {"proof": "intros; lia."}}
+CHECK_LIA = {"tool": "check", "args": {"proof": "intros; lia."}}
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ def test_proof_found_through_the_sketch(problem, agent_config):
     assert r.seen == ["informal", "sketch", "lemma:double_mono"]
     conv = tr.of_kind("conversation")[0].data["messages"]
     assert [m["role"] for m in conv] == ["system", "user", "assistant", "tool"]
-    assert conv[2]["tool_calls"][0]["name"] == "check_proof"
+    assert conv[2]["tool_calls"][0]["name"] == "check"
     assert "Initial goal:" in conv[1]["content"] and "2 * n <= 2 * m" in conv[1]["content"]
 
 
@@ -83,7 +83,7 @@ def test_cheating_proofs_are_rejected(problem, agent_config):
     cheat = "intros; lia.\nQed.\nAxiom cheat : False.\nLemma filler : True.\nProof.\nexact I."
     r = Router(
         sketch=[GOOD],
-        lemmas={"double_mono": [{"tool": "check_proof", "args": {"proof": "admit."}}, {"tool": "check_proof", "args": {"proof": cheat}}]},
+        lemmas={"double_mono": [{"tool": "check", "args": {"proof": "admit."}}, {"tool": "check", "args": {"proof": cheat}}]},
     )
     cfg = agent_config.with_overrides(prover__sketch_rounds=1)
     res, tr = run(problem, cfg, r)
@@ -97,7 +97,7 @@ def test_cheating_proofs_are_rejected(problem, agent_config):
 
 
 def test_endpoint_failures_are_survived(problem, agent_config):
-    truncated = {"tool": "check_proof", "raw": '{"proof": "intros; li'}
+    truncated = {"tool": "check", "raw": '{"proof": "intros; li'}
     as_text = "Here it is:\n```coq\nLemma double_mono (n m : nat) : n <= m -> 2 * n <= 2 * m.\nProof. intros; lia. Qed.\n```"
     r = Router(
         sketch=[GOOD], lemmas={"double_mono": [error_response("HTTP 500: boom"), truncated, error_response("timeout after 300s"), as_text]}
@@ -106,7 +106,7 @@ def test_endpoint_failures_are_survived(problem, agent_config):
     assert res.proved, res.reason
     bad_call = [e for e in tr.of_kind("tool") if not e.data["ok"]]
     assert bad_call and "could not be read" in bad_call[0].data["result"]
-    assert any(e.data.get("error") for e in tr.of_kind("llm"))
+    assert any(e.data.get("error") for e in tr.of_kind("llm_call"))
     assert res.lemmas[0].proof.strip() == "intros; lia."  # a text answer with a code block is checked too
 
 

@@ -123,7 +123,7 @@ def test_cli_with_a_model_over_http(tmp_path, capsys):
         "```coq\nLemma double_mono (n m : nat) : n <= m -> 2 * n <= 2 * m.\nAdmitted.\n"
         "Theorem double_le (n m : nat) : n <= m -> 2 * n <= 2 * m + 1.\nProof.\n  intros H. pose proof (double_mono n m H). lia.\nQed.\n```"
     )
-    server = OpenAIFromRouter(Router(sketch=[sketch], lemmas={"double_mono": [{"tool": "check_proof", "args": {"proof": "intros; lia."}}]}))
+    server = OpenAIFromRouter(Router(sketch=[sketch], lemmas={"double_mono": [{"tool": "check", "args": {"proof": "intros; lia."}}]}))
     cfg = write(tmp_path, "c.toml", "[prover]\ndirect_search_first = false\nautomation_first = false\nworkers = 2\n")
     informal = write(tmp_path, "informal.md", "Double both sides, then add one.")
     try:

@@ -32,7 +32,7 @@ def _taut():
 
 
 # -- pure parts: no proof assistant -------------------------------------------------------------
-def test_first_error_reads_check_proof_results():
+def test_first_error_reads_check_results():
     assert first_error("Errors:\n- proof line 1: Tactic failure: Cannot find witness.\n- proof line 2: x\n"
                        "Open goals:\n  P") == "Tactic failure: Cannot find witness."
     assert first_error("Errors:\n- No such goal.\n- proof line 1: No such goal.") == "No such goal."
@@ -43,16 +43,16 @@ def test_first_error_reads_check_proof_results():
 
 def test_render_conversation_is_the_tactic_loop_prompt():
     p = _taut()
-    c1 = parse_arguments("check_proof", {"proof": "lia."}, "c1")
-    c2 = parse_arguments("check_proof", {"proof": "intros."}, "c2")
+    c1 = parse_arguments("check", {"proof": "lia."}, "c1")
+    c2 = parse_arguments("check", {"proof": "intros."}, "c2")
     msgs = [
         ChatMessage(role="system", content="You are a Rocq proof engineer."),
         ChatMessage(role="user", content=f"Prove this lemma: Theorem {p.name} ..."),  # names the family: not shown
         ChatMessage(role="assistant", tool_calls=(c1,)),
-        ChatMessage(role="tool", tool_call_id="c1", name="check_proof",
+        ChatMessage(role="tool", tool_call_id="c1", name="check",
                     content="Errors:\n- proof line 1: Tactic failure: Cannot find witness."),
         ChatMessage(role="assistant", tool_calls=(c2,)),
-        ChatMessage(role="tool", tool_call_id="c2", name="check_proof",
+        ChatMessage(role="tool", tool_call_id="c2", name="check",
                     content=f"Errors:\n- proof line 2: (in proof {p.name}): Attempt to save an incomplete proof"),
     ]
     got = render_conversation(p, msgs)
@@ -62,12 +62,12 @@ def test_render_conversation_is_the_tactic_loop_prompt():
     assert render_conversation(p, msgs[:2]) == render_prompt(p, [])
 
 
-def test_policy_chat_model_answers_check_proof_and_records_tokens():
+def test_policy_chat_model_answers_check_and_records_tokens():
     p = _taut()
     llm = PolicyChatModel(ForcedSampler(["split. tauto."]), p, version=None, seed=3, episode=0,
                           latest_version=lambda: 0, streaming=True)
     resp = llm.chat([ChatMessage(role="user", content="prove it")])
-    assert resp.ok and [c.name for c in resp.tool_calls] == ["check_proof"]
+    assert resp.ok and [c.name for c in resp.tool_calls] == ["check"]
     assert resp.tool_calls[0].arguments == {"proof": "split. tauto."}
     (t,) = llm.turns
     assert t.prompt == render_prompt(p, []) and t.version == 0 and t.completion.logprobs == (-1.0, -1.0, -1.0)
@@ -95,7 +95,7 @@ def test_agent_episode_feeds_back_tool_results_and_is_rewarded_by_the_verdict():
         assert e.error is None and e.solved and e.reward == 1.0 and trainable(e)
         assert [t.script for t in e.turns] == ["lia.", "tauto."]
         first, last = e.turns
-        # turn 1: the agent's check_proof failed; its tool result is the next prompt's feedback
+        # turn 1: the agent's check failed; its tool result is the next prompt's feedback
         assert first.verdict.source == "agent" and not first.verdict.accepted and first.verdict.reason
         assert first.prompt == render_prompt(p, [])
         assert last.prompt == render_prompt(p, [("lia.", first.verdict.reason)])
