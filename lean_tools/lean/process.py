@@ -1,8 +1,9 @@
-"""One child process on pipes, and what ``/proc`` says about its process tree.
+"""One child process on pipes, and what psutil says about its process tree.
 
 ``ReplProcess`` owns the pipes of a REPL-like child: stdout lines go through a reader thread
 into a queue (so a read can time out), stderr is drained on its own thread into a bounded
-tail. Resource usage of the process tree comes from ``lean_tools.procstat.group_usage``.
+tail. Resource usage of the process tree comes from ``lean_tools.procstat.ProcessTree``.
+The process is started by ``lean_tools.sandbox.spawn`` (own session, limits set before it runs).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import threading
 import time
 
 from .. import sandbox
-from ..procstat import group_usage  # noqa: F401  (re-exported for the REPL session)
+from ..procstat import ProcessTree, group_usage  # noqa: F401  (group_usage re-exported for the REPL session)
 
 
 class Eof(Exception):
@@ -25,16 +26,17 @@ class ReplProcess:
     """The pipes and threads of one REPL process. Not thread-safe; the session serialises."""
 
     def __init__(self, argv: list[str], cwd: str, env: dict[str, str], limits: sandbox.Limits, tail_chars: int):
-        self.proc = subprocess.Popen(
+        self.proc = sandbox.spawn(
             argv,
+            limits=limits,
             cwd=cwd,
             env=env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            preexec_fn=sandbox.preexec_fn(limits),
             bufsize=0,
         )
+        self.tree = ProcessTree(self.proc.pid)
         self.lines: queue.Queue[str | None] = queue.Queue()
         self._tail: collections.deque[str] = collections.deque()
         self._tail_len = 0
@@ -93,7 +95,13 @@ class ReplProcess:
                 continue
             lines.append(item)
 
+    def usage(self) -> tuple[int, float]:
+        """(resident bytes, cpu seconds) of the process tree (see ``lean_tools.procstat``)."""
+        return self.tree.usage()
+
     def kill(self) -> None:
+        if not self.killed:
+            sandbox.charge_cpu(self.tree.usage()[1])
         self.killed = True
         sandbox.kill_group(self.proc)
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):

@@ -2,12 +2,12 @@
 
 Process: ``lake env <repl>`` (``LeanReplConfig.repl_argv``) in ``lean_project/``, over pipes
 (never a pty: a pty truncates lines over 4096 bytes), in its own process group with
-``RLIMIT_AS`` (``lean_tools.sandbox.preexec_fn``), a scrubbed environment and a private HOME.
+``RLIMIT_AS`` (set by ``lean_tools.sandbox.spawn`` before the REPL runs), a scrubbed environment and a private HOME.
 stdout is read on a thread into a queue; stderr is drained on another thread into a tail.
 
 Per request: write ``request.to_wire()``; read lines until the blank line that ends a
 response; a wall-clock deadline per request (the REPL has none of its own). While waiting,
-the resident memory of the whole process group is read from ``/proc/<pid>/status`` (VmRSS).
+the resident memory of the whole process tree is read with psutil (``lean_tools.procstat``).
 - deadline passed -> the group is SIGKILLed -> ``SessionTimeout``;
 - RSS over ``max_rss_bytes`` -> killed -> ``SessionOutOfMemory``;
 - EOF / exit -> ``SessionCrashed`` with the stderr tail (exit 137 / SIGKILL: ``SessionOutOfMemory``);
@@ -330,7 +330,7 @@ class LeanReplSession:
 
     def _cpu(self) -> float:
         """CPU seconds used so far by the live processes of the group (0 when none)."""
-        return group_usage(self._proc.proc.pid)[1] if self._proc is not None else 0.0
+        return self._proc.usage()[1] if self._proc is not None else 0.0
 
     def _ensure_running(self) -> None:
         if not self.alive():
@@ -339,7 +339,7 @@ class LeanReplSession:
     def _watch(self) -> None:
         if self.config.max_rss_bytes is None or self._proc is None:
             return
-        rss, _ = group_usage(self._proc.proc.pid)
+        rss, _ = self._proc.usage()
         if rss > self.config.max_rss_bytes:
             self._proc.kill()
             raise SessionOutOfMemory(

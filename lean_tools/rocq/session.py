@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass
 
 from .. import sandbox
-from ..procstat import group_usage
+from ..procstat import ProcessTree
 from ..types import (
     CommandOutcome,
     Hole,
@@ -49,6 +49,28 @@ _PROMPT = re.compile(r"<prompt>(?P<name>\S*) < (?P<state>\d+) \|.*?</prompt>")
 _TOPLEVEL = re.compile(r"Toplevel input, characters (?P<a>\d+)-(?P<b>\d+):\n(?P<quote>(?:>.*\n?)*)")
 _SEV = re.compile(r"^(Error|Warning)(?: \(in proof [^)]*\))?:\s?", re.M)
 _INFOMSG = re.compile(r"<infomsg>.*?</infomsg>", re.S)
+_INFO_NOISE = ("[Loading ML file", "Fetching opaque proofs", "CoqHammer ")
+HAMMER_LIBEXEC = "/usr/libexec/coq-hammer"
+"""Debian puts CoqHammer's ``htimeout`` and ``predict`` here, off ``PATH``; its ``hammer`` calls them by name."""
+
+
+def _with_hammer_path(env: dict[str, str]) -> dict[str, str]:
+    """coqtop's environment with ``HAMMER_LIBEXEC`` on ``PATH`` (when it exists), so that
+    ``hammer`` runs in any session without the user setting anything."""
+    if os.path.isdir(HAMMER_LIBEXEC) and HAMMER_LIBEXEC not in env.get("PATH", "").split(":"):
+        env = {**env, "PATH": HAMMER_LIBEXEC + ":" + env.get("PATH", "")}
+    return env
+
+
+def _infos(body: str) -> tuple[Message, ...]:
+    """The info messages a tactic printed (``idtac``, ``Info``, CoqHammer's reconstruction),
+    without the library-loading notices."""
+    out = []
+    for m in _INFOMSG.finditer(body):
+        text = m.group(0)[len("<infomsg>") : -len("</infomsg>")].strip()
+        if text and not text.startswith(_INFO_NOISE):
+            out.append(Message(severity=Severity.INFO, text=text))
+    return tuple(out)
 _GOALS_HEAD = re.compile(r"^(\d+) goals?(?: \(ID \d+\))?\s*$", re.M)
 _HOLE_WORDS = re.compile(r"\b(admit|Admitted|give_up)\b")
 
@@ -161,7 +183,13 @@ class RocqSession:
         self.needs_recycle = False
         """Set when the process grew past ``max_rss_bytes``; the pool closes it on release."""
         self.cpu_seconds = 0.0
+        """CPU of the requests (``run_command``/``run_tactic``) so far, header load excluded."""
+        self.process_cpu_seconds = 0.0
+        """CPU of every coqtop process tree this session has run, header loads included
+        (read with psutil; final once the session is closed)."""
         self._proc: subprocess.Popen | None = None
+        self._tree: ProcessTree | None = None
+        self._cpu_before = 0.0
         self._buf = ""
         self._nonce = itertools.count()
         self._nodes: dict[int, _Node] = {}
@@ -191,16 +219,18 @@ class RocqSession:
         exe = require(self.coqtop)
         # A private working directory: micromega writes .lia.cache/.nia.cache into the cwd.
         self._tmp = tempfile.mkdtemp(prefix="prover-coqtop-")
-        self._proc = subprocess.Popen(
+        self._proc = sandbox.spawn(
             [exe, "-quiet", "-emacs", "-color", "no", *self.extra_args],
+            limits=self.limits,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            preexec_fn=sandbox.preexec_fn(self.limits),
             cwd=self._tmp,
-            env=sandbox.scrubbed_env(self._tmp, keep=("COQPATH", "OCAMLPATH", "COQLIB")),
+            env=_with_hammer_path(sandbox.scrubbed_env(self._tmp, keep=("COQPATH", "OCAMLPATH", "COQLIB"))),
             bufsize=0,
         )
+        self._tree = ProcessTree(self._proc.pid)
+        self._cpu_before = self.process_cpu_seconds
         self._buf = ""
         self._broken = False
         self.needs_recycle = False
@@ -220,6 +250,8 @@ class RocqSession:
 
     def close(self) -> None:
         if self._proc is not None:
+            self._tree_cpu()
+            sandbox.charge_cpu(self.process_cpu_seconds - self._cpu_before)
             sandbox.kill_group(self._proc)
             for f in (self._proc.stdin, self._proc.stdout):
                 try:
@@ -227,6 +259,7 @@ class RocqSession:
                 except OSError:
                     pass
         self._proc = None
+        self._tree = None
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
@@ -328,8 +361,14 @@ class RocqSession:
             self.close()
 
     def _rss_check(self) -> None:
-        if self._proc is not None and group_usage(self._proc.pid)[0] > self.max_rss_bytes:
+        if self._tree is not None and self._tree.usage()[0] > self.max_rss_bytes:
             self.needs_recycle = True  # keep serving this user; the pool recycles us
+
+    def _tree_cpu(self) -> float:
+        """CPU seconds of all coqtop trees of this session so far (updates ``process_cpu_seconds``)."""
+        if self._tree is not None:
+            self.process_cpu_seconds = self._cpu_before + self._tree.usage()[1]
+        return self.process_cpu_seconds
 
     # -- virtual states -----------------------------------------------------------------------
     def _goto_blocks(self, vid: int | None) -> tuple[list[str], list[int | None]]:
@@ -452,24 +491,24 @@ class RocqSession:
 
     # -- protocol -----------------------------------------------------------------------------
     def run_command(self, code: str, *, timeout: float | None = None) -> CommandOutcome:
-        t_cpu = _cpu_of(self._proc)
+        t_cpu = self._tree_cpu()
         vid, body, show, wall = self._run_block(None, code, timeout)
         msgs = tuple(self._messages(body, code))
         goals, open_proof = self._goals(show)
         holes = self._holes(code)
         if open_proof:
             holes.append(Hole(goal="\n\n".join(goals) if goals else "", state=vid))
-        cpu = max(0.0, _cpu_of(self._proc) - t_cpu)
+        cpu = max(0.0, self._tree_cpu() - t_cpu)
         self.cpu_seconds += cpu
         return CommandOutcome(env=vid, messages=msgs, holes=tuple(holes), goals=goals, cpu_seconds=cpu, wall_seconds=wall)
 
     def run_tactic(self, state: int, tactic: str, *, timeout: float | None = None) -> TacticOutcome:
         if state not in self._nodes:
             raise InvalidRequest(f"unknown proof state {state}")
-        t_cpu = _cpu_of(self._proc)
+        t_cpu = self._tree_cpu()
         vid, body, show, wall = self._run_block(state, tactic, timeout)
-        self.cpu_seconds += max(0.0, _cpu_of(self._proc) - t_cpu)
-        msgs = tuple(self._messages(body, tactic))
+        self.cpu_seconds += max(0.0, self._tree_cpu() - t_cpu)
+        msgs = tuple(self._messages(body, tactic)) + _infos(body)
         goals, open_proof = self._goals(show)
         holes = tuple(self._holes(tactic))
         if any(m.severity is Severity.ERROR for m in msgs):
@@ -482,7 +521,3 @@ class RocqSession:
             status = ProofStatus.OPEN_GOALS if goals else ProofStatus.COMPLETED
         return TacticOutcome(state=vid, goals=goals, messages=msgs, holes=holes, status=status, wall_seconds=wall)
 
-
-def _cpu_of(proc: subprocess.Popen | None) -> float:
-    """CPU seconds of a live child and its children (coqtop may run csdp), 0 when unknown."""
-    return group_usage(proc.pid)[1] if proc is not None else 0.0

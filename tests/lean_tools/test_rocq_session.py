@@ -245,3 +245,24 @@ def test_pool_recycles_a_session_over_its_memory_watch():
             assert s.needs_recycle and s.alive(), "the current user keeps a working session"
             assert s.run_tactic(out.holes[0].state, "reflexivity.").proved
         assert pool.stats.recycled == 1 and pool.size() == 0
+
+
+def test_session_process_is_limited_and_its_cpu_accounted():
+    import psutil
+
+    from lean_tools.sandbox import finished_cpu_seconds
+
+    lim = sandbox.Limits(cpu_seconds=None, memory_bytes=3 * 1024**3)
+    s = RocqSession(HEADER, limits=lim, header_timeout=60)
+    s.start()
+    try:
+        pid = s._proc.pid
+        assert os.getpgid(pid) == pid and os.getsid(pid) == pid
+        assert psutil.Process(pid).rlimit(psutil.RLIMIT_AS) == (3 * 1024**3, 3 * 1024**3)
+        s.run_command("Lemma cpu_probe : forall n : nat, n + 0 = n.\nProof. intros; lia. Qed.")
+        assert s.process_cpu_seconds > 0.05  # the header import alone costs this much
+        assert 0 <= s.cpu_seconds <= s.process_cpu_seconds  # clock-tick resolution: a quick lia may read 0
+    finally:
+        before = finished_cpu_seconds()
+        s.close()
+    assert finished_cpu_seconds() - before >= s.process_cpu_seconds - 1e-9 > 0
