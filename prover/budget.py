@@ -27,14 +27,23 @@ class Budget:
         self.checker_cpu_s = 0.0
         self.attempts = 0
         self.llm_calls = 0
+        self.llm_errors_in_row = 0
+        """Model calls that failed since the last one that answered (any thread)."""
+        self.last_llm_error: str | None = None
         self.stopped_by: str | None = None
 
     # --- charging ------------------------------------------------------------------------
-    def charge_llm(self, tokens_in: int, tokens_out: int) -> None:
+    def charge_llm(self, tokens_in: int, tokens_out: int, *, error: str | None = None) -> None:
+        """Count one model call; ``error`` (the response's) feeds ``llm_errors_in_row``."""
         with self._lock:
             self.llm_calls += 1
             self.tokens_in += tokens_in
             self.tokens_out += tokens_out
+            if error is None:
+                self.llm_errors_in_row = 0
+            else:
+                self.llm_errors_in_row += 1
+                self.last_llm_error = error
 
     def charge_check(self, cpu_s: float, *, attempt: bool = True) -> None:
         with self._lock:

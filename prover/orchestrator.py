@@ -4,7 +4,8 @@ Default mode (no model): statement check -> built-in search (``prover.search``) 
 theorem -> soundness verdict.
 
 Agent mode: statement check -> (optional) built-in search on the whole theorem -> informal
-proof -> up to ``sketch_rounds`` rounds of: sketch (checked, repaired from errors) -> the
+proof (``prover.informal``: candidates, verified, revised, the best-judged selected; a failed
+round may move on to the next-ranked one) -> up to ``sketch_rounds`` rounds of: sketch (checked, repaired from errors) -> the
 lemmas the theorem needs, proved in parallel (``workers`` threads; dependencies first; each
 lemma: cache, the sketch's own proof, the portfolio, then an agent) -> assembly -> verdict.
 Lemmas that fail go back to the sketch stage as feedback for a different decomposition.
@@ -29,10 +30,12 @@ from .budget import Budget
 from .cache import LemmaCache, lemma_key
 from .config import ProverConfig
 from .errors import BadProblem, BudgetExceeded
-from .informal import informal_proof
+from .informal import InformalOutcome, solve_informal
+from .llm.base import request_deadline
 from .problem import render_candidate
 from .records import (
     Attempt,
+    InformalProof,
     LemmaGoal,
     LemmaResult,
     LemmaSpec,
@@ -43,6 +46,9 @@ from .records import (
 )
 from .trace import Trace
 from .workspace import Workspace, strip_imports
+
+MAX_MODEL_ERRORS_IN_ROW = 4
+"""Failed model calls in a row (across stages) after which the run stops with a clear reason."""
 
 
 class Orchestrator:
@@ -68,6 +74,7 @@ class Orchestrator:
         self.ws: Workspace | None = None
         self._cache = cache
         self.lemma_results: dict[str, LemmaResult] = {}
+        self._informal: InformalProof | None = None
         self._results_lock = threading.Lock()
 
     def _setup(self) -> None:
@@ -153,6 +160,7 @@ class Orchestrator:
             mode=mode,  # type: ignore[arg-type]
             model=getattr(self.llm, "name", "") if self.llm is not None else "",
             stopped_by=self.budget.stopped_by,
+            informal=self._informal,
         )
 
     def _accept(self, proof: str, lemmas_text: str, mode: str, how: str) -> ProofResult | None:
@@ -225,22 +233,35 @@ class Orchestrator:
             if found is not None:
                 return found
         self._stage("informal proof")
-        informal = informal_proof(p, self.llm, enabled=cfg.prover.informal, budget=self.budget, trace=self.trace)
+        # The loop caps itself at ``informal.budget_share`` of the budget (its own deadline).
+        outcome = solve_informal(p, self.llm, cfg, budget=self.budget, trace=self.trace)
+        informal = self._informal = outcome.selected
         self.trace.emit("informal", problem=p.name, source=informal.source, text=informal.text[:4000], record=informal)
+        dead = self._model_down()
+        if dead is not None:
+            return self._result(False, reason=dead, mode="agent")
         from sketch.stage import make_sketch
 
         failed_notes: list[str] = []
         last_reason = "no sketch compiled"
-        for rnd in range(cfg.prover.sketch_rounds):
+        compiled = False
+        rounds = cfg.prover.sketch_rounds
+        for rnd in range(rounds):
+            if rnd and cfg.informal.rotate:  # the previous round failed
+                informal = self._informal = self._rotate(outcome, informal, rnd)
             self._stage(f"sketch round {rnd}")
-            sk = make_sketch(p, informal.text, self.llm, self.ws, cfg, self.trace, self.budget, round=rnd, failed=tuple(failed_notes[-8:]))
+            # Each round may take its share of what is left, so that a lemma agent on the
+            # theorem itself still has time when no sketch compiles.
+            with request_deadline(self._share(1.0 / (rounds - rnd + 1))):
+                sk = make_sketch(p, informal.text, self.llm, self.ws, cfg, self.trace, self.budget, round=rnd, failed=tuple(failed_notes[-8:]))
             if not sk.checked:
                 last_reason = f"sketch did not compile: {sk.errors[0] if sk.errors else '?'}"
-                if sk.errors and sk.errors[0].startswith("model error: connection failed"):
-                    last_reason = f"model endpoint unreachable ({sk.errors[0][len('model error: ') :]})"
-                    break
+                dead = self._model_down()
+                if dead is not None:
+                    return self._result(False, reason=dead, mode="agent")
                 failed_notes.append(f"(round {rnd}: the sketch itself did not compile: {last_reason[:200]})")
                 continue
+            compiled = True
             results = self._prove_lemmas(sk)
             failed = [r for r in results.values() if not r.proved]
             if failed:
@@ -255,7 +276,59 @@ class Orchestrator:
                 return found
             last_reason = f"rejected by the soundness check: {self._last_rejection.reason}"
             failed_notes.append(f"(round {rnd}: the assembled proof was rejected: {self._last_rejection.reason[:200]})")
+        if not compiled:
+            found, why = self._agent_on_theorem(informal.text)
+            if found is not None:
+                return found
+            last_reason = f"{last_reason}; {why}"
         return self._result(False, reason=last_reason, mode="agent", verdict=self._last_rejection)
+
+    def _rotate(self, outcome: InformalOutcome, current: InformalProof, rnd: int) -> InformalProof:
+        """The next-ranked informal candidate after ``current`` if it scored above 0 (traced as
+        an ``informal_selected`` event), else ``current``: a failed round then sketches a
+        different proof instead of the same one again."""
+        ranked = outcome.ranked
+        i = next((k for k, pr in enumerate(ranked) if pr.candidate == current.candidate), len(ranked))
+        if i + 1 >= len(ranked) or not (ranked[i + 1].score or 0.0) > 0.0 or outcome.selection is None:
+            return current
+        nxt = ranked[i + 1]
+        sel = outcome.selection.model_copy(update={"selected": nxt.candidate, "reason": f"sketch round {rnd - 1} failed: next-ranked candidate"})
+        self.trace.emit("informal_selected", problem=self.problem.name, selected=nxt.candidate, round=rnd, record=sel)
+        return nxt
+
+    def _share(self, fraction: float) -> float:
+        """A deadline ``fraction`` of the remaining wall budget from now."""
+        return time.monotonic() + fraction * self.budget.remaining_wall()
+
+    def _model_down(self) -> str | None:
+        """A clear reason to stop when the model endpoint keeps failing: unreachable after its
+        retries, or ``MAX_MODEL_ERRORS_IN_ROW`` failed calls in a row (else None)."""
+        err = self.budget.last_llm_error or ""
+        n = self.budget.llm_errors_in_row
+        if n and err.startswith("connection failed"):
+            return f"model endpoint unreachable: {err}"
+        if n >= MAX_MODEL_ERRORS_IN_ROW:
+            return f"model endpoint failing: {n} calls in a row failed; last: {err[:300]}"
+        return None
+
+    def _agent_on_theorem(self, informal: str) -> tuple[ProofResult | None, str]:
+        """No sketch compiled: one lemma agent works on the theorem itself (no gate behind the
+        sketch). Returns the accepted result, or None and why not."""
+        p = self.problem
+        self._stage("lemma agent on the theorem")
+        goal = self.make_goal(p.theorem_name, p.declaration.strip(), "")
+        self.trace.emit("lemma_start", problem=p.name, lemma=goal.name, depth=0)
+        notes = f"Informal proof (may be wrong):\n{informal.strip()}" if informal.strip() else ""
+        agent = LemmaAgent(goal, self.ws, self.llm, prove_sub=self.prove_lemma, make_goal=self.make_goal, notes=notes)
+        r = agent.run()
+        self._record(r, 0)
+        if not r.proved or r.proof is None:
+            return None, f"lemma agent on the theorem: {r.reason[:300]}"
+        helpers = render_helpers(p.language, r.sublemmas)
+        found = self._accept(r.proof, helpers, "agent", "lemma agent on the theorem")
+        if found is None:
+            return None, f"agent's proof of the theorem rejected: {self._last_rejection.reason if self._last_rejection else '?'}"
+        return found, ""
 
     def _assemble(self, sk: Sketch, results: dict[str, LemmaResult]) -> str:
         parts = []

@@ -30,6 +30,9 @@ class LiveView:
         self.tokens = 0
         self.attempts = 0
         self.llm_calls = 0
+        self.llm_errors = 0
+        self.last_llm_error = ""
+        self.notice = ""
         self.t0 = time.monotonic()
         self.final: str | None = None
         self._lock = threading.Lock()
@@ -44,9 +47,14 @@ class LiveView:
     def on_event(self, ev: TraceEvent) -> None:
         d = ev.data
         with self._lock:
-            if ev.kind == "llm":
-                self.tokens += int(d.get("tokens_in", 0)) + int(d.get("tokens_out", 0))
+            if ev.kind == "llm_call":
+                self.tokens += int(d.get("prompt_tokens") or 0) + int(d.get("completion_tokens") or 0)
                 self.llm_calls += 1
+                if d.get("error"):
+                    self.llm_errors += 1
+                    self.last_llm_error = str(d["error"])[:80]
+            elif ev.kind == "llm_fallback":
+                self.notice = "model: switched to text tools (server refused native tool calls)"
             elif ev.kind in ("attempt", "search"):
                 self.attempts += 1
                 if ev.kind == "search" and ev.lemma is None:
@@ -89,7 +97,12 @@ class LiveView:
                 f"wall {time.monotonic() - self.t0:6.1f}s  tokens {self.tokens}  llm calls {self.llm_calls}  checks {self.attempts}",
                 style="cyan",
             )
-            return Group(root, footer)
+            extra = []
+            if self.llm_errors:
+                extra.append(Text(f"model errors {self.llm_errors}; last: {self.last_llm_error}", style="red"))
+            if self.notice:
+                extra.append(Text(self.notice, style="yellow"))
+            return Group(root, footer, *extra)
 
     def __enter__(self) -> Self:
         self._live = Live(self.render(), console=self.console, refresh_per_second=4, transient=False)

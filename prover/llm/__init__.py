@@ -21,7 +21,7 @@ def make_llm(config: ProverConfig) -> ChatModel | None:
     if t == "none":
         return None
     if t == "openai":
-        from .openai_http import OpenAIChat
+        from .openai_client import OpenAIChat
 
         return OpenAIChat(config.model, config.sampling)
     if t == "transformers":

@@ -61,11 +61,14 @@ class ChatMessage(Record):
     def openai(self) -> dict[str, Any]:
         d: dict[str, Any] = {"role": self.role, "content": self.content}
         if self.tool_calls:
+            # Arguments are re-serialised from the parsed object, never echoed raw: a call whose
+            # arguments were not a JSON object is replayed with ``{}`` so the server accepts
+            # later turns (the OpenAI client replays such calls as text instead).
             d["tool_calls"] = [
                 {
                     "id": c.id,
                     "type": "function",
-                    "function": {"name": c.name, "arguments": c.raw_arguments or json.dumps(c.arguments or {})},
+                    "function": {"name": c.name or "unknown", "arguments": json.dumps(c.arguments if c.error is None and isinstance(c.arguments, dict) else {})},
                 }
                 for c in self.tool_calls
             ]

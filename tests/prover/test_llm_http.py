@@ -7,7 +7,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from prover.config import ModelConfig, SamplingConfig
 from prover.llm.base import ChatMessage, ToolSpec, parse_text_tool_calls
-from prover.llm.openai_http import OpenAIChat
+from prover.llm.openai_client import OpenAIChat
 
 TOOL = ToolSpec(name="check_proof", description="check", parameters={"type": "object", "properties": {"proof": {"type": "string"}}})
 

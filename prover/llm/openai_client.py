@@ -1,0 +1,481 @@
+"""OpenAI-compatible chat (vLLM's server, hosted APIs) through the ``openai`` SDK.
+
+What the client does around the SDK (its own retries are off; this loop owns them):
+
+- **Outcomes are values.** Timeouts, connection errors, HTTP errors after the last retry and
+  unreadable bodies come back as a ``ChatResponse`` with ``error`` set; nothing here raises
+  for a server or network failure.
+- **Retries** on timeouts, connection errors, HTTP 408/409/425/429/5xx and unreadable
+  bodies: exponential backoff ``backoff_s * 2**k`` with jitter (x0.5-1.5), or the server's
+  ``Retry-After`` when it sends one. Other 4xx answers are not retried, except the two below.
+- **Budgets.** Inside ``request_deadline(t)`` (set by ``prover.chat.call_model``) every
+  attempt's timeout is ``min(timeout_s, seconds left)``, no retry starts once the deadline has
+  passed, and ``max_tokens`` is lowered to what the measured generation rate can produce in
+  the time left. Wall time (``latency_s``) counts all attempts and waits.
+- **Context.** The model's context length is read once from ``/v1/models`` (vLLM reports
+  ``max_model_len``), else ``ModelConfig.max_model_len``; a 400 that names the length teaches
+  it too. Prompts are measured with a characters-per-token ratio calibrated on the server's
+  reported ``prompt_tokens``; the oldest turns after the first user message are dropped
+  until the prompt fits, and ``max_tokens`` is sized to what the context leaves.
+- **Tools.** ``tools`` are sent with ``tool_choice: "auto"``. A server without tool parsing
+  answers 400 (vLLM: '"auto" tool choice requires --enable-auto-tool-choice ...'); the
+  client then switches to text tools (described in the system prompt, calls read from
+  ``<tool_call>`` blocks) for good, once, and flags that response (``fallback``).
+- **History is replayed so the server accepts it.** A tool call whose arguments were not a
+  JSON object is never echoed as a call: it is replayed as ``<tool_call>`` text in the
+  assistant message and its result as a user message. In text-tool mode the model's own
+  calls stay in the history as the ``<tool_call>`` blocks it wrote.
+
+The API key is read from the environment variable named in the config when the SDK client is
+first built (lazily, on the first request).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..config import ModelConfig, SamplingConfig
+from .base import (
+    ChatMessage,
+    ChatResponse,
+    ToolCall,
+    ToolSpec,
+    Usage,
+    current_deadline,
+    error_response,
+    estimate_tokens,
+    parse_arguments,
+    parse_text_tool_calls,
+    seconds_left,
+    tools_prompt,
+)
+
+RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+MIN_COMPLETION = 16
+"""A request that cannot leave this many completion tokens (context or time) is not sent."""
+_SAFETY = 0.9
+"""Fraction of the context the estimated prompt + completion may fill (the estimate is rough)."""
+_CTX_PATTERNS = (
+    re.compile(r"maximum context length is (\d+)"),
+    re.compile(r"max_model_len\s*=\s*(\d+)"),
+    re.compile(r"max_total_tokens\s*=\s*(\d+)"),
+)
+_TOOLS_REFUSED = re.compile(r"tool.choice|tool-call-parser|enable-auto-tool-choice|does not support tools|tools? (?:are|is) not supported", re.IGNORECASE)
+_FORMAT_REFUSED = re.compile(r"response_format|json_schema|structured output|guided", re.IGNORECASE)
+_N_REFUSED = re.compile(r"\bn\b\s*(?:must|should|>|=|is not|only)|only n\s*=\s*1|`n`|'n'", re.IGNORECASE)
+_OMITTED = "[earlier turns of this conversation were omitted to fit the model's context]"
+
+
+class OpenAIChat:
+    """``ChatModel`` over an OpenAI-compatible endpoint, with ``chat_many``. Thread-safe."""
+
+    backend = "openai"
+
+    def __init__(
+        self,
+        config: ModelConfig,
+        sampling: SamplingConfig | None = None,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        jitter: Callable[[], float] = random.random,
+    ):
+        """Nothing is contacted here: the SDK client and the ``/v1/models`` probe are made on first use."""
+        self.config = config
+        self.sampling = sampling or SamplingConfig()
+        self.name = config.model or "default"
+        self._sem = threading.BoundedSemaphore(max(1, config.concurrency))
+        self._sleep = sleep
+        self._jitter = jitter
+        self._lock = threading.Lock()
+        self._client: Any = None
+        self.native_tools = config.native_tools
+        """False once the server refused ``tools`` (or when configured so)."""
+        self._fallback_reason: str | None = None
+        self.context_len: int | None = config.max_model_len
+        self._probed = False
+        self.chars_per_token = 3.0
+        """Prompt characters per token; starts low (over-estimates tokens), calibrated on usage."""
+        self.tokens_per_s: float | None = None
+        """Measured completion rate (tokens / request second, the slowest recent figure)."""
+        self.calls = 0
+        self.tokens_in = 0
+        self.tokens_out = 0
+
+    # --- the SDK client and the server's facts ---------------------------------------------
+    def _sdk(self) -> Any:
+        with self._lock:
+            if self._client is None:
+                import openai
+
+                self._client = openai.OpenAI(
+                    base_url=self.config.endpoint.rstrip("/"),
+                    api_key=os.environ.get(self.config.api_key_env) or "EMPTY",
+                    max_retries=0,
+                    timeout=self.config.timeout_s,
+                )
+            return self._client
+
+    def _probe_context(self, deadline: float | None) -> None:
+        """Read ``max_model_len`` from ``/v1/models`` once (a failure leaves the config value)."""
+        with self._lock:
+            if self._probed:
+                return
+            self._probed = True
+        left = seconds_left(deadline)
+        timeout = min(10.0, self.config.timeout_s, left if left is not None else 10.0)
+        if timeout < 0.5:
+            return
+        try:
+            listing = self._sdk().models.list(timeout=timeout)
+            cards = list(listing.data)
+        except Exception:  # noqa: BLE001 - the probe is best effort; the chat call reports failures
+            return
+        card = next((c for c in cards if getattr(c, "id", None) == self.config.model), cards[0] if cards else None)
+        extra = getattr(card, "model_extra", None) or {}
+        n = extra.get("max_model_len")
+        if isinstance(n, int) and n > 0:
+            with self._lock:
+                self.context_len = n
+
+    def _learn_context(self, message: str) -> bool:
+        """Take the context length from a 400 that names it; True when it changed."""
+        for pat in _CTX_PATTERNS:
+            m = pat.search(message)
+            if m:
+                n = int(m.group(1))
+                with self._lock:
+                    changed = self.context_len != n
+                    self.context_len = n
+                return changed
+        return False
+
+    # --- rendering the history -------------------------------------------------------------
+    def render(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], native: bool) -> list[dict[str, Any]]:
+        """The OpenAI message list the server is sent (see the module docstring for the rules)."""
+        text_mode = bool(tools) and not native
+        out: list[dict[str, Any]] = []
+        as_text: set[str] = set()  # ids of calls replayed as text: their results become user turns
+        for m in messages:
+            if m.role == "assistant":
+                content = m.content or ""
+                calls = []
+                blocks = []
+                for c in m.tool_calls:
+                    valid = c.error is None and isinstance(c.arguments, dict) and bool(c.name)
+                    if valid and not text_mode:
+                        calls.append(
+                            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": json.dumps(c.arguments)}}
+                        )
+                        continue
+                    as_text.add(c.id)
+                    blocks.append(json.dumps({"name": c.name, "arguments": c.arguments}) if valid else _raw_call(c))
+                if blocks:
+                    replay = "\n".join(f"<tool_call>{b}</tool_call>" for b in blocks)
+                    content = f"{content}\n{replay}" if content else replay
+                d: dict[str, Any] = {"role": "assistant", "content": content}
+                if calls:
+                    d["tool_calls"] = calls
+                out.append(d)
+            elif m.role == "tool":
+                if m.tool_call_id in as_text or text_mode or m.tool_call_id is None:
+                    out.append({"role": "user", "content": f"[result of tool {m.name or 'call'}]\n{m.content}"})
+                else:
+                    out.append({"role": "tool", "content": m.content, "tool_call_id": m.tool_call_id})
+            else:
+                out.append({"role": m.role, "content": m.content})
+        if text_mode:
+            extra = tools_prompt(tools)
+            if out and out[0]["role"] == "system":
+                out[0] = {**out[0], "content": out[0]["content"] + "\n\n" + extra}
+            else:
+                out.insert(0, {"role": "system", "content": extra})
+        return out
+
+    def _tokens(self, msgs: list[dict[str, Any]], tools_json: str) -> int:
+        chars = len(tools_json) + sum(len(json.dumps(m)) + 8 for m in msgs)
+        return int(chars / self.chars_per_token) + 8
+
+    def _fit(self, msgs: list[dict[str, Any]], tools_json: str, want: int) -> tuple[list[dict[str, Any]], int, str | None]:
+        """Trim ``msgs`` to the context and size ``max_tokens``: (messages, max_tokens, error)."""
+        ctx = self.context_len
+        if ctx is None:
+            return msgs, want, None
+        usable = int(ctx * _SAFETY)
+        floor = min(want, max(MIN_COMPLETION, min(512, ctx // 8)))
+        head = 0  # keep the system message(s) and the first user message
+        while head < len(msgs) and msgs[head]["role"] == "system":
+            head += 1
+        if head < len(msgs) and msgs[head]["role"] == "user":
+            head += 1
+        trimmed = list(msgs)
+        dropped = False
+        while self._tokens(trimmed, tools_json) + floor > usable and len(trimmed) > head + 1:
+            del trimmed[head]
+            # never start the kept tail with a tool result whose call was dropped
+            while len(trimmed) > head + 1 and trimmed[head]["role"] == "tool":
+                del trimmed[head]
+            dropped = True
+        if dropped:
+            trimmed.insert(head, {"role": "user", "content": _OMITTED})
+        prompt = self._tokens(trimmed, tools_json)
+        room = usable - prompt
+        if room < MIN_COMPLETION:
+            return trimmed, 0, f"prompt too long for the model's context ({prompt} estimated tokens, context {ctx})"
+        return trimmed, max(MIN_COMPLETION, min(want, room)), None
+
+    # --- requests --------------------------------------------------------------------------
+    def chat(
+        self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling: SamplingConfig | None = None
+    ) -> ChatResponse:
+        return self._request(messages, tools, sampling or self.sampling, n=1, response_format=None)[0]
+
+    def chat_many(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        n: int,
+        sampling: SamplingConfig | None = None,
+        response_format: dict[str, Any] | None = None,
+    ) -> tuple[ChatResponse, ...]:
+        """``n`` samples from one request (the API's ``n``), optionally with ``response_format``
+        (e.g. ``{"type": "json_schema", "json_schema": {...}}``). A server that refuses
+        ``response_format`` is asked again without it; one that refuses ``n`` (or returns fewer
+        choices) is asked once per missing sample. Returns ``n`` responses (errors as values)."""
+        if n < 1:
+            return ()
+        sampling = sampling or self.sampling
+        out = list(self._request(messages, (), sampling, n=n, response_format=response_format))
+        while len(out) < n:
+            more = self._request(messages, (), sampling, n=1, response_format=response_format)
+            out.extend(more)
+            if not more[0].ok:
+                out.extend(more[0] for _ in range(n - len(out)))
+        return tuple(out[:n])
+
+    def _request(
+        self,
+        messages: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+        sampling: SamplingConfig,
+        *,
+        n: int,
+        response_format: dict[str, Any] | None,
+    ) -> tuple[ChatResponse, ...]:
+        import openai
+
+        t0 = time.monotonic()
+        deadline = current_deadline()
+        self._probe_context(deadline)
+        fallback: str | None = None
+        learned_ctx = False
+        attempts = 0
+        retries = 0
+        last_error = "no attempt made"
+        while True:
+            left = seconds_left(deadline)
+            if left is not None and left < 1.0:
+                return (error_response(f"no time left in the budget ({last_error})" if attempts else "no time left in the budget", latency_s=time.monotonic() - t0, attempts=attempts),)
+            native = self.native_tools
+            msgs = self.render(messages, tools, native)
+            tools_json = json.dumps([t.openai() for t in tools]) if tools and native else ""
+            want = sampling.max_tokens
+            rate = self.tokens_per_s
+            if left is not None and rate is not None:
+                want = min(want, max(MIN_COMPLETION, int(rate * (left - 1.0))))
+            msgs, max_tokens, err = self._fit(msgs, tools_json, want)
+            if err is not None:
+                return (error_response(err, latency_s=time.monotonic() - t0, attempts=attempts),)
+            kwargs: dict[str, Any] = {
+                "model": self.config.model,
+                "messages": msgs,
+                "temperature": sampling.temperature,
+                "top_p": sampling.top_p,
+                "max_tokens": max_tokens,
+                "timeout": min(self.config.timeout_s, left) if left is not None else self.config.timeout_s,
+            }
+            if sampling.seed is not None:
+                kwargs["seed"] = sampling.seed
+            if n > 1:
+                kwargs["n"] = n
+            if response_format is not None:
+                kwargs["response_format"] = response_format
+            if sampling.logprobs:
+                kwargs["logprobs"] = True
+                kwargs["extra_body"] = {"return_tokens_as_token_ids": True}
+            if tools_json:
+                kwargs["tools"] = [t.openai() for t in tools]
+                kwargs["tool_choice"] = "auto"
+            attempts += 1
+            retry_after: float | None = None
+            prompt_chars = sum(len(json.dumps(m)) + 8 for m in msgs) + len(tools_json)
+            try:
+                with self._sem:
+                    t_req = time.monotonic()
+                    completion = self._sdk().chat.completions.create(**kwargs)
+                    req_s = time.monotonic() - t_req
+                choices = list(completion.choices or [])
+                if not choices:
+                    raise ValueError("no choices")
+            except openai.APITimeoutError:
+                last_error = f"timeout after {kwargs['timeout']:.0f}s"
+            except openai.APIConnectionError as e:
+                last_error = f"connection failed: {_cause(e)}"
+            except openai.APIStatusError as e:
+                status = e.status_code
+                detail = _detail(e)
+                last_error = f"HTTP {status}: {detail[:300]}"
+                if status not in RETRY_STATUS:
+                    if status == 400 and tools_json and _TOOLS_REFUSED.search(detail):
+                        with self._lock:
+                            first = self.native_tools
+                            self.native_tools = False
+                            if first and self._fallback_reason is None:
+                                self._fallback_reason = detail[:300]
+                                fallback = f"server refused native tool calls ({detail[:200]}); switched to text tools"
+                        attempts -= 1  # the same request again, in another form
+                        continue
+                    if status == 400 and response_format is not None and _FORMAT_REFUSED.search(detail):
+                        response_format = None
+                        attempts -= 1
+                        continue
+                    if status == 400 and n > 1 and _N_REFUSED.search(detail):
+                        n = 1  # chat_many asks again for the missing samples
+                        attempts -= 1
+                        continue
+                    if status == 400 and not learned_ctx and self._learn_context(detail):
+                        learned_ctx = True
+                        continue
+                    return (error_response(last_error, latency_s=time.monotonic() - t0, attempts=attempts),)
+                retry_after = _retry_after(e)
+            except Exception as e:  # noqa: BLE001 - an unreadable body (SDK parse errors, no choices)
+                last_error = f"malformed response: {type(e).__name__}: {str(e)[:200]}"
+            else:
+                responses = self._parse(completion, choices, tools, native, time.monotonic() - t0, attempts, prompt_chars, req_s)
+                if fallback is not None:
+                    responses = (responses[0].model_copy(update={"fallback": fallback}),) + responses[1:]
+                return responses
+            # a retryable failure
+            if retries >= self.config.max_retries:
+                return (error_response(last_error, latency_s=time.monotonic() - t0, attempts=attempts),)
+            retries += 1
+            wait = retry_after if retry_after is not None else self.config.backoff_s * (2 ** (retries - 1)) * (0.5 + self._jitter())
+            left = seconds_left(deadline)
+            if left is not None and wait >= left - 1.0:
+                return (error_response(f"{last_error}; no time left in the budget for a retry", latency_s=time.monotonic() - t0, attempts=attempts),)
+            self._sleep(min(wait, 60.0))
+
+    def _parse(
+        self, completion: Any, choices: list[Any], tools: Sequence[ToolSpec], native: bool, latency: float, attempts: int, prompt_chars: int, req_s: float
+    ) -> tuple[ChatResponse, ...]:
+        usage = getattr(completion, "usage", None)
+        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
+        total_completion = int(getattr(usage, "completion_tokens", 0) or 0)
+        texts = []
+        for ch in choices:
+            msg = getattr(ch, "message", None)
+            text = getattr(msg, "content", None) or ""
+            texts.append(text if isinstance(text, str) else json.dumps(text))
+        est = [estimate_tokens(t) for t in texts]
+        out = []
+        for i, ch in enumerate(choices):
+            msg = getattr(ch, "message", None)
+            text = texts[i]
+            calls: list[ToolCall] = []
+            for raw in getattr(msg, "tool_calls", None) or []:
+                fn = getattr(raw, "function", None)
+                calls.append(parse_arguments(str(getattr(fn, "name", "") or ""), getattr(fn, "arguments", "") or "", getattr(raw, "id", None)))
+            if tools and not calls and "<tool_call>" in text:
+                text, parsed = parse_text_tool_calls(text)
+                calls.extend(parsed)
+            token_ids, logprobs = _logprobs(ch)
+            if total_completion and len(choices) > 1:
+                completion_tokens = round(total_completion * est[i] / max(1, sum(est)))
+            else:
+                completion_tokens = total_completion or (len(logprobs) if logprobs else est[i])
+            out.append(
+                ChatResponse(
+                    text=text,
+                    tool_calls=tuple(calls),
+                    usage=Usage(prompt_tokens=prompt_tokens if i == 0 else 0, completion_tokens=completion_tokens),
+                    finish_reason=str(getattr(ch, "finish_reason", "") or ""),
+                    latency_s=latency,
+                    attempts=attempts,
+                    token_ids=token_ids,
+                    logprobs=logprobs,
+                )
+            )
+        with self._lock:
+            self.calls += 1
+            self.tokens_in += prompt_tokens
+            self.tokens_out += total_completion
+            if prompt_tokens > 0:
+                ratio = prompt_chars / prompt_tokens
+                # calibrate towards the observed ratio, never above it (over-estimating tokens is safe)
+                self.chars_per_token = min(ratio, 0.5 * self.chars_per_token + 0.5 * ratio)
+            if total_completion >= 8 and req_s > 0:
+                rate = total_completion / req_s
+                self.tokens_per_s = rate if self.tokens_per_s is None else min(rate, 0.5 * self.tokens_per_s + 0.5 * rate)
+        return tuple(out)
+
+
+def _raw_call(c: ToolCall) -> str:
+    """A malformed call replayed as text: its name and its raw arguments as a JSON string, so
+    the model sees what it sent, and no server ever parses the broken arguments."""
+    return json.dumps({"name": c.name or "?", "arguments": c.raw_arguments})
+
+
+def _logprobs(choice: Any) -> tuple[tuple[int, ...] | None, tuple[float, ...] | None]:
+    lp = getattr(choice, "logprobs", None)
+    content = getattr(lp, "content", None) if lp is not None else None
+    if not content:
+        return None, None
+    values = tuple(float(t.logprob) for t in content)
+    ids: list[int] = []
+    for t in content:
+        tok = str(getattr(t, "token", ""))
+        if not tok.startswith("token_id:"):
+            return None, values
+        try:
+            ids.append(int(tok[len("token_id:") :]))
+        except ValueError:
+            return None, values
+    return tuple(ids), values
+
+
+def _detail(e: Any) -> str:
+    body = getattr(e, "body", None)
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        if isinstance(err, dict) and err.get("message"):
+            return str(err["message"])
+        if isinstance(body.get("message"), str):
+            return body["message"]
+    try:
+        return e.response.text[:500]
+    except Exception:  # noqa: BLE001
+        return str(e)[:500]
+
+
+def _retry_after(e: Any) -> float | None:
+    try:
+        value = e.response.headers.get("retry-after")
+    except Exception:  # noqa: BLE001
+        return None
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return None  # an HTTP date: use the backoff
+
+
+def _cause(e: BaseException) -> str:
+    inner = e.__cause__ or e.__context__
+    return f"{inner}" if inner is not None else str(e)
