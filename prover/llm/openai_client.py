@@ -68,6 +68,7 @@ _CTX_PATTERNS = (
     re.compile(r"max_total_tokens\s*=\s*(\d+)"),
 )
 _TOOLS_REFUSED = re.compile(r"tool.choice|tool-call-parser|enable-auto-tool-choice|does not support tools|tools? (?:are|is) not supported", re.IGNORECASE)
+_PROMPT_TOKENS = re.compile(r"prompt contains (?:at least )?(\d+) input tokens")
 _FORMAT_REFUSED = re.compile(r"response_format|json_schema|structured output|guided", re.IGNORECASE)
 _N_REFUSED = re.compile(r"\bn\b\s*(?:must|should|>|=|is not|only)|only n\s*=\s*1|`n`|'n'", re.IGNORECASE)
 _OMITTED = "[earlier turns of this conversation were omitted to fit the model's context]"
@@ -275,6 +276,7 @@ class OpenAIChat:
         self._probe_context(deadline)
         fallback: str | None = None
         learned_ctx = False
+        recalibrated = False
         attempts = 0
         retries = 0
         last_error = "no attempt made"
@@ -351,6 +353,13 @@ class OpenAIChat:
                         continue
                     if status == 400 and not learned_ctx and self._learn_context(detail):
                         learned_ctx = True
+                        continue
+                    m_prompt = _PROMPT_TOKENS.search(detail)
+                    if status == 400 and m_prompt and not recalibrated:
+                        # our estimate was low: take the server's count and trim again
+                        recalibrated = True
+                        with self._lock:
+                            self.chars_per_token = min(self.chars_per_token, 0.95 * prompt_chars / max(1, int(m_prompt.group(1))))
                         continue
                     return (error_response(last_error, latency_s=time.monotonic() - t0, attempts=attempts),)
                 retry_after = _retry_after(e)
