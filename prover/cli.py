@@ -25,7 +25,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--model", help="model name or local path")
     p.add_argument("--endpoint", help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
-    p.add_argument("--informal", help="file with an informal proof to sketch from")
+    p.add_argument(
+        "--informal", help="file with an informal proof to sketch from (graded by the model's verifier unless informal.grade_user is off)"
+    )
     p.add_argument("--workers", type=int, help="lemmas proved in parallel")
     p.add_argument("--timeout", type=float, help="wall-clock budget in seconds")
     p.add_argument("--search-timeout", type=float, help="seconds for the built-in search on the whole theorem")
@@ -142,6 +144,7 @@ def _run(problem, cfg, args) -> int:
             "out": args.out if result.proved and args.out else None,
             "trace": args.trace,
             "proof_text": result.proof_text,
+            "informal": _informal_summary(result.informal),
         }
         print(json.dumps(summary, indent=2))
     else:
@@ -162,6 +165,19 @@ def _run(problem, cfg, args) -> int:
         sys.stderr.flush()
         os._exit(code)
     return code
+
+
+def _informal_summary(informal) -> dict | None:
+    """The informal proof the sketch used: where it came from, its judgement's score (None when
+    it was not graded) and the verifier's flags (``informal.flags``)."""
+    if informal is None:
+        return None
+    return {
+        "source": informal.source,
+        "candidate": informal.candidate,
+        "score": informal.score,
+        "flags": [f.model_dump() for f in informal.flags],
+    }
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -17,7 +17,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class _Cfg(BaseModel):
@@ -119,12 +119,47 @@ class ProverSettings(_Cfg):
     for training data. Off by default: traces grow by the whole transcript."""
 
 
+class InformalSettings(_Cfg):
+    """The natural-language loop (``prover.informal``): candidates -> verify (with sandbox checks)
+    -> revise -> select. Used only when a model is configured and ``prover.informal`` is on."""
+
+    n: int = Field(4, ge=1, le=64)
+    """Candidate proofs per problem (one request with the API's ``n`` where the client supports it)."""
+    revision_rounds: int = Field(2, ge=0, le=10)
+    """Rounds in which candidates judged below ``accept_score`` are revised with their judgement."""
+    budget_share: float = Field(0.3, gt=0.0, le=1.0)
+    """Most of the run's wall budget (and of its token budget) the whole loop may use; once it is
+    spent the loop selects from what it has, so the sketch and the agents keep their time."""
+    verify: bool = True
+    """Grade candidates with the rubric; off: the first candidate goes to the sketch unjudged."""
+    grade_user: bool = True
+    """Grade a user's ``--informal`` proof with the same verify step (it is never rewritten)."""
+    accept_score: float = Field(0.9, ge=0.0, le=1.0)
+    """A candidate judged at least this, with no refuted sandbox check, is not revised."""
+    refuted_cap: float = Field(0.2, ge=0.0, le=1.0)
+    """A judgement whose flagged claim the sandbox refuted scores at most this."""
+    max_checks: int = Field(4, ge=0, le=32)
+    """Sandbox checks run per judgement (the flags' ``check_code``, in order)."""
+    temperature: float = Field(0.9, ge=0.0, le=2.0)
+    """Sampling temperature of candidates and revisions (diversity)."""
+    verify_temperature: float = Field(0.2, ge=0.0, le=2.0)
+    structured_output: bool = True
+    """Ask for the judgement as a JSON-schema ``response_format``; dropped for the rest of the loop
+    when the server rejects it."""
+    parallel: int = Field(4, ge=1, le=64)
+    """Judgements and revisions in flight at once."""
+    rotate: bool = True
+    """After a failed sketch round, the next round sketches the next-ranked candidate (if any
+    scored above 0) instead of the same proof."""
+
+
 class ProverConfig(_Cfg):
     model: ModelConfig = ModelConfig()
     sampling: SamplingConfig = SamplingConfig()
     budget: BudgetConfig = BudgetConfig()
     search: SearchSettings = SearchSettings()
     prover: ProverSettings = ProverSettings()
+    informal: InformalSettings = InformalSettings()
 
     @property
     def uses_model(self) -> bool:

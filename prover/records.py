@@ -1,6 +1,7 @@
 """Frozen, JSONL-serialisable records handed between the prover's stages.
 
-Pipeline: ``Problem`` -> ``InformalProof`` -> ``Sketch`` (``LemmaSpec`` + graph edges) ->
+Pipeline: ``Problem`` -> ``InformalProof`` (from the informal loop's candidates, judgements
+and selection: ``InformalCandidate``, ``InformalJudgement``, ``InformalSelection``) -> ``Sketch`` (``LemmaSpec`` + graph edges) ->
 ``LemmaGoal`` -> ``Attempt``\\* -> ``LemmaResult`` -> assembled file -> ``VerdictRecord`` ->
 ``ProofResult``. Everything that happens on the way is a ``TraceEvent`` line in the trace.
 
@@ -50,11 +51,110 @@ class Problem(Record):
 
 
 class InformalProof(Record):
+    """The informal proof handed to the sketch stage (the loop's selected candidate, the user's
+    own, or none). ``score``/``flags`` are its judgement when it was graded."""
+
     problem: str
     text: str
     source: Literal["user", "llm", "none"]
     tokens_in: int = 0
     tokens_out: int = 0
+    candidate: str | None = None
+    """Id of the loop's candidate (``c2``, ``c2r1`` = candidate 2 after one revision)."""
+    score: float | None = None
+    """Its judgement's score in [0, 1]; None when it was not graded."""
+    flags: tuple[JudgementFlag, ...] = ()
+
+
+class JudgementFlag(Record):
+    """One problem the verifier found: the step, what is wrong, and optionally Python code that
+    tests the step's numeric or finite claim (an ``assert`` that fails when the claim is false)."""
+
+    step: str
+    issue: str
+    check_code: str | None = None
+
+
+class SandboxCheck(Record):
+    """A flagged claim tested in the Python sandbox.
+
+    ``status``: ``holds`` (exit 0), ``refuted`` (an ``AssertionError``: the claim is false, which
+    is evidence against the candidate), ``error`` (the check itself is broken: any other failure,
+    not evidence), ``timeout``."""
+
+    candidate: str
+    flag: int
+    """Index of the flag in its judgement."""
+    code: str
+    status: Literal["holds", "refuted", "error", "timeout"]
+    output: str = ""
+    wall_s: float = 0.0
+
+
+class InformalCandidate(Record):
+    """One informal proof of the loop: an original sample (``round`` 0) or a revision."""
+
+    id: str
+    index: int
+    """Which of the ``n`` samples it descends from."""
+    round: int = 0
+    """0: sampled; r: after r revisions."""
+    text: str
+    parent: str | None = None
+    """The candidate it revises."""
+    finish: str = ""
+    tokens_out: int = 0
+
+
+class InformalJudgement(Record):
+    """The verifier's grade of one candidate (or of a user's proof).
+
+    ``score`` is the final score: the model's own (``model_score``) capped at
+    ``informal.refuted_cap`` when a sandbox check refuted a flagged claim, and 0 when the
+    judgement did not parse (``error`` then says why)."""
+
+    candidate: str
+    score: float
+    model_score: float = 0.0
+    reasoning: str = ""
+    flags: tuple[JudgementFlag, ...] = ()
+    checks: tuple[SandboxCheck, ...] = ()
+    parsed: bool = True
+    structured: bool = False
+    """Asked for as a JSON-schema structured output."""
+    error: str | None = None
+
+    @property
+    def refuted(self) -> bool:
+        return any(c.status == "refuted" for c in self.checks)
+
+
+class InformalRevision(Record):
+    """A revision request: which candidate, in which round, and the candidate it produced (None
+    when the model call failed)."""
+
+    candidate: str
+    round: int
+    revised: str | None = None
+    error: str | None = None
+
+
+class InformalSelection(Record):
+    """The loop's outcome: candidates ranked best first (one per sample: the best-judged version
+    of it), and why the loop stopped."""
+
+    problem: str
+    selected: str | None
+    """Id of the candidate sent to the sketch (None when the loop produced none)."""
+    ranking: tuple[tuple[str, float], ...] = ()
+    """(candidate id, score), best first."""
+    stopped_by: str | None = None
+    """``budget_share`` when the loop's share of the budget ran out, else None."""
+    reason: str = ""
+    calls: int = 0
+    """Model completions the loop used."""
+    tokens: int = 0
+    wall_s: float = 0.0
 
 
 class LemmaSpec(Record):
@@ -170,6 +270,8 @@ class ProofResult(Record):
     model: str = ""
     stopped_by: str | None = None
     """Which budget stopped the run (wall_s, tokens, checker_cpu_s, attempts, interrupt), if any."""
+    informal: InformalProof | None = None
+    """The informal proof the (last) sketch round used, with its judgement (agent mode)."""
 
 
 class TraceEvent(Record):

@@ -67,6 +67,19 @@ class SearchOutcome:
     extra: dict = field(default_factory=dict)
 
 
+def run_python_snippet(code: str, timeout_s: float) -> sandbox.RunResult:
+    """The Python tool's sandbox (shared by the lemma agents and the informal loop's claim
+    checks): a fresh ``python3 -I`` on ``code`` in a private temporary directory, CPU time
+    capped at ``timeout_s`` + 1, 1 GiB of memory, 16 MiB of files, no network where the OS
+    allows a network namespace. Never raises for the snippet's failure."""
+    return sandbox.run(
+        ["python3", "-I", "snippet.py"],
+        files={"snippet.py": code},
+        timeout=timeout_s,
+        limits=sandbox.Limits(cpu_seconds=int(timeout_s) + 1, memory_bytes=1024**3, file_bytes=16 * 1024**2),
+    )
+
+
 def _message_text(m) -> str:
     where = f"line {m.pos.line}: " if getattr(m, "pos", None) else ""
     return where + " ".join(m.text.split())[:400]
@@ -222,13 +235,7 @@ class Workspace:
         """Run a snippet in a fresh sandboxed ``python3 -I`` (time and memory capped, private
         temporary directory, no network where the OS allows a network namespace)."""
         self.budget.check()
-        t = self.config.prover.python_timeout_s
-        r = sandbox.run(
-            ["python3", "-I", "snippet.py"],
-            files={"snippet.py": code},
-            timeout=t,
-            limits=sandbox.Limits(cpu_seconds=int(t) + 1, memory_bytes=1024**3, file_bytes=16 * 1024**2),
-        )
+        r = run_python_snippet(code, self.config.prover.python_timeout_s)
         status = "timed out" if r.timed_out else f"exit {r.returncode}"
         out = (r.stdout[-3000:] + ("\n[stderr]\n" + r.stderr[-1500:] if r.stderr.strip() else "")).strip()
         return f"[{status}]\n{out}"

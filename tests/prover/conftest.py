@@ -30,4 +30,8 @@ def agent_config(tmp_path):
         prover__automation_first=False,
         prover__cache_path=str(tmp_path / "cache.sqlite"),
         budget__wall_s=120.0,
+        # One unjudged informal proof, as these tests script it (tests/prover/test_informal*.py
+        # cover the informal loop).
+        informal__n=1,
+        informal__verify=False,
     )

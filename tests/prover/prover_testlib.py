@@ -19,15 +19,15 @@ needs_rocq = pytest.mark.skipif(shutil.which("coqtop") is None or shutil.which("
 
 
 class Router:
-    """``Router(informal=[...], sketch=[...], lemmas={"l1": [...]})`` -> a ScriptedLLM.
+    """``Router(informal=[...], sketch=[...], lemmas={"l1": [...]}, verify=[...])`` -> a ScriptedLLM.
 
-    Requests are recognised by their prompts: the informal prompt, the sketch prompt (and its
+    Requests are recognised by their prompts: the informal prompt, its verifier, the sketch prompt (and its
     repair follow-ups), and lemma agents (by the lemma name in the task). An empty queue
     answers with a give_up call (agents) or an error (other stages).
     """
 
-    def __init__(self, informal=None, sketch=None, lemmas=None):
-        self.queues = {"informal": list(informal or ["An informal proof."]), "sketch": list(sketch or [])}
+    def __init__(self, informal=None, sketch=None, lemmas=None, verify=None):
+        self.queues = {"informal": list(informal or ["An informal proof."]), "sketch": list(sketch or []), "verify": list(verify or [])}
         for name, items in (lemmas or {}).items():
             self.queues[f"lemma:{name}"] = list(items)
         self.seen: list[str] = []
@@ -41,6 +41,8 @@ class Router:
             return f"lemma:{m.group(1) if m else '?'}"
         if "formal proof *sketch*" in first_user:
             return "sketch"
+        if "meticulous grader" in first_user:  # the informal verifier (prompts/informal_verify.md)
+            return "verify"
         return "informal"
 
     def _route(self, messages, tools):

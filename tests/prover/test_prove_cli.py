@@ -123,7 +123,10 @@ def test_cli_with_a_model_over_http(tmp_path, capsys):
         "```coq\nLemma double_mono (n m : nat) : n <= m -> 2 * n <= 2 * m.\nAdmitted.\n"
         "Theorem double_le (n m : nat) : n <= m -> 2 * n <= 2 * m + 1.\nProof.\n  intros H. pose proof (double_mono n m H). lia.\nQed.\n```"
     )
-    server = OpenAIFromRouter(Router(sketch=[sketch], lemmas={"double_mono": [{"tool": "check", "args": {"proof": "intros; lia."}}]}))
+    verdict = json.dumps({"reasoning": "Step 2 is asserted.", "score": 0.6, "flags": [{"step": "2", "issue": "why add one?", "check_code": None}]})
+    server = OpenAIFromRouter(
+        Router(sketch=[sketch], lemmas={"double_mono": [{"tool": "check", "args": {"proof": "intros; lia."}}]}, verify=[verdict])
+    )
     cfg = write(tmp_path, "c.toml", "[prover]\ndirect_search_first = false\nautomation_first = false\nworkers = 2\n")
     informal = write(tmp_path, "informal.md", "Double both sides, then add one.")
     try:
@@ -150,5 +153,6 @@ def test_cli_with_a_model_over_http(tmp_path, capsys):
     assert rc == 0, summary
     assert summary["mode"] == "agent" and summary["model"] == "scripted"
     assert summary["lemmas"] == [{"name": "double_mono", "proved": True, "source": "agent", "attempts": 1}]
-    assert summary["spent"]["llm_calls"] == 2 and summary["spent"]["tokens_in"] == 10  # no informal call: the user gave one
-    assert server.router.seen == ["sketch", "lemma:double_mono"]
+    # No informal proof asked for (the user gave one), but the user's proof is graded.
+    assert summary["spent"]["llm_calls"] == 3 and server.router.seen == ["verify", "sketch", "lemma:double_mono"]
+    assert summary["informal"] == {"source": "user", "candidate": "user", "score": 0.6, "flags": [{"step": "2", "issue": "why add one?", "check_code": None}]}
