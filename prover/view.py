@@ -33,6 +33,10 @@ class LiveView:
         self.llm_errors = 0
         self.last_llm_error = ""
         self.notice = ""
+        self.informal: dict[str, int] = {}
+        """Informal-loop counters: candidates, judged, checks, refuted, revisions."""
+        self.informal_best: float | None = None
+        self.informal_selected = ""
         self.t0 = time.monotonic()
         self.final: str | None = None
         self._lock = threading.Lock()
@@ -53,6 +57,8 @@ class LiveView:
                 if d.get("error"):
                     self.llm_errors += 1
                     self.last_llm_error = str(d["error"])[:80]
+            elif ev.kind.startswith("informal_") or ev.kind == "sandbox_check":
+                self._on_informal(ev.kind, d)
             elif ev.kind == "llm_fallback":
                 self.notice = "model: switched to text tools (server refused native tool calls)"
             elif ev.kind in ("attempt", "search"):
@@ -84,6 +90,27 @@ class LiveView:
         if self._live is not None:
             self._live.update(self.render())
 
+    def _on_informal(self, kind: str, d: dict) -> None:
+        c = self.informal
+        if kind == "informal_candidate":
+            c["candidates"] = c.get("candidates", 0) + 1
+            self.stage = f"informal: {c['candidates']} candidate(s)"
+        elif kind == "informal_judgement":
+            c["judged"] = c.get("judged", 0) + 1
+            score = float(d.get("score") or 0.0)
+            self.informal_best = score if self.informal_best is None else max(self.informal_best, score)
+            self.stage = f"informal: judged {d.get('candidate')} {score:.2f}"
+        elif kind == "sandbox_check":
+            c["checks"] = c.get("checks", 0) + 1
+            if d.get("status") == "refuted":
+                c["refuted"] = c.get("refuted", 0) + 1
+        elif kind == "informal_revision":
+            c["revisions"] = c.get("revisions", 0) + 1
+            self.stage = f"informal: revising (round {d.get('round')})"
+        elif kind == "informal_selected":
+            self.informal_selected = str(d.get("selected") or "none")
+            self.stage = f"informal: selected {self.informal_selected}"
+
     def render(self):
         with self._lock:
             root = Tree(Text(f"{self.problem}  [{self.final or self.stage}]", style="bold"))
@@ -98,6 +125,17 @@ class LiveView:
                 style="cyan",
             )
             extra = []
+            if self.informal:
+                c = self.informal
+                best = f"{self.informal_best:.2f}" if self.informal_best is not None else "-"
+                extra.append(
+                    Text(
+                        f"informal: {c.get('candidates', 0)} candidates, {c.get('judged', 0)} judged (best {best}), "
+                        f"{c.get('checks', 0)} sandbox checks ({c.get('refuted', 0)} refuted), {c.get('revisions', 0)} revisions"
+                        + (f", selected {self.informal_selected}" if self.informal_selected else ""),
+                        style="blue",
+                    )
+                )
             if self.llm_errors:
                 extra.append(Text(f"model errors {self.llm_errors}; last: {self.last_llm_error}", style="red"))
             if self.notice:

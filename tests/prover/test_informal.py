@@ -5,15 +5,28 @@ import json
 import threading
 
 import pytest
+from prover_testlib import DATA, Router, needs_rocq
 
 from prover.budget import Budget
 from prover.config import load_config
 from prover.errors import BudgetExceeded
-from prover.informal import RESPONSE_FORMAT, check_status, judgement_from_text, parse_judgement, solve_informal
+from prover.informal import (
+    RESPONSE_FORMAT,
+    check_status,
+    judgement_from_text,
+    parse_judgement,
+    solve_informal,
+)
 from prover.llm import ScriptedLLM
 from prover.llm.base import ChatResponse, Usage, error_response
 from prover.problem import problem_from_text
-from prover.records import InformalCandidate, InformalJudgement, InformalRevision, InformalSelection, SandboxCheck
+from prover.records import (
+    InformalCandidate,
+    InformalJudgement,
+    InformalRevision,
+    InformalSelection,
+    SandboxCheck,
+)
 from prover.trace import Trace
 
 SRC = "Require Import Arith.\n\nTheorem pow_ten : 2 ^ 10 = 1024.\nProof.\nAdmitted.\n"
@@ -228,7 +241,7 @@ def test_wall_share_stops_the_loop():
         return "A proof." if kind_of(messages) == "candidate" else judgement(0.1, [{"step": "1", "issue": "gap"}])
 
     # 0.1 of a 2 s budget: the first call alone outlives the share.
-    out, tr, b = run(ScriptedLLM(script), cfg(informal__n=1, budget__wall_s=2.0, informal__budget_share=0.1))
+    out, tr, _ = run(ScriptedLLM(script), cfg(informal__n=1, budget__wall_s=2.0, informal__budget_share=0.1))
     assert tr.of_kind("informal_selected")[0].data["stopped_by"] == "budget_share"
     assert not tr.of_kind("informal_judgement") and out.selected.text == "A proof."
 
@@ -326,3 +339,68 @@ def test_trace_records_round_trip_through_jsonl(tmp_path):
             types[ev.kind].model_validate(ev.data["record"])
             seen.add(ev.kind)
     assert seen == set(types)
+
+
+# --- live view and the pipeline ------------------------------------------------------------------
+def test_live_view_shows_the_loop():
+    import io
+
+    from rich.console import Console
+
+    from prover.view import LiveView
+
+    buf = io.StringIO()
+    view = LiveView("pow_ten", console=Console(file=buf, width=160))
+
+    def script(messages, tools):
+        k = kind_of(messages)
+        if k == "candidate":
+            return WRONG
+        if k == "revise":
+            return RIGHT
+        value = "1000" if "1000" in proof_in(messages) else "1024"
+        return judgement(0.8, [{"step": "1", "issue": "power", "check_code": f"assert 2 ** 10 == {value}"}])
+
+    config = cfg(informal__n=1, informal__accept_score=0.75)
+    tr = Trace(None)
+    tr.listen(view.on_event)
+    solve_informal(problem(), ScriptedLLM(script), config, budget=Budget(config.budget), trace=tr)
+    view.console.print(view.render())
+    out = buf.getvalue()
+    assert "informal: 1 candidates, 2 judged (best 0.80), 2 sandbox checks (1 refuted), 1 revisions, selected c0r1" in out
+
+
+@needs_rocq
+@pytest.mark.rocq
+def test_a_failed_sketch_round_moves_to_the_next_candidate():
+    from prover.api import load_problem, prove
+
+    good = (
+        "```coq\nLemma double_mono (n m : nat) : n <= m -> 2 * n <= 2 * m.\nProof.\n  intros; lia.\nQed.\n"
+        "Theorem double_le (n m : nat) : n <= m -> 2 * n <= 2 * m + 1.\nProof.\n  intros H. pose proof (double_mono n m H). lia.\nQed.\n```"
+    )
+    r = Router(
+        informal=["Proof A: double it.", "Proof B: monotonicity of doubling."],
+        verify=[judgement(0.9), judgement(0.5, [{"step": "1", "issue": "terse"}])],
+        sketch=["I cannot write this.", good],
+    )
+    config = load_config(
+        env={},
+        model__type="openai",
+        prover__direct_search_first=False,
+        prover__automation_first=False,
+        prover__cache_path=None,
+        prover__sketch_rounds=2,
+        prover__sketch_repairs=0,
+        informal__n=2,
+        informal__revision_rounds=0,
+        informal__parallel=1,
+    )
+    tr = Trace(None)
+    res = prove(load_problem(DATA / "double_le.v"), config, trace=tr, llm=r.llm)
+    assert res.proved, res.reason
+    sketch_prompts = [msgs[0].content for msgs, _ in r.llm.requests if "formal proof *sketch*" in msgs[0].content]
+    assert "Proof A" in sketch_prompts[0] and "Proof B" in sketch_prompts[1]
+    selected = [e.data for e in tr.of_kind("informal_selected")]
+    assert [s["selected"] for s in selected] == ["c0", "c1"] and selected[1]["round"] == 1
+    assert res.informal is not None and res.informal.candidate == "c1" and res.informal.score == 0.5
