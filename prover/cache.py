@@ -98,3 +98,70 @@ class LemmaCache:
             return len(self._mem)
         with self._connect() as c:
             return int(c.execute("SELECT COUNT(*) FROM lemmas").fetchone()[0])
+
+
+def goal_key(language: str, header: str, goal: str) -> str:
+    """Key of one proof goal: (language, normalised header, the printed goal with its
+    whitespace collapsed). Hypothesis names are part of the goal text on purpose: a
+    reconstruction may name them."""
+    h = hashlib.sha256()
+    for part in (language, _normalize(header, language), " ".join(goal.split())):
+        h.update(part.encode("utf-8"))
+        h.update(b"\x00")
+    return h.hexdigest()[:32]
+
+
+class ReconstructionCache:
+    """CoqHammer reconstructions (``sauto use: ...``) by goal, next to the lemma cache.
+
+    Same sqlite file as ``LemmaCache`` (table ``reconstructions``) or memory only
+    (``path=None``). ``get(header, goal)`` returns the tactics stored for that goal, newest
+    first; a hit is only a candidate: the search replays it on the goal before it counts, so a
+    stale or wrong entry costs one replay, never a wrong proof.
+    """
+
+    def __init__(self, path: str | Path | None, *, language: str = "rocq"):
+        self.path = Path(path).expanduser() if path is not None else None
+        self.language = language
+        self._mem: dict[str, list[str]] = {}
+        self._lock = threading.Lock()
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self._connect() as c:
+                c.execute(
+                    "CREATE TABLE IF NOT EXISTS reconstructions (key TEXT, tactic TEXT, goal TEXT, created REAL, "
+                    "PRIMARY KEY (key, tactic))"
+                )
+
+    def _connect(self) -> sqlite3.Connection:
+        return sqlite3.connect(str(self.path), timeout=30)
+
+    def get(self, header: str, goal: str) -> tuple[str, ...]:
+        key = goal_key(self.language, header, goal)
+        with self._lock:
+            found = list(self._mem.get(key, ()))
+        if self.path is not None:
+            with self._connect() as c:
+                rows = c.execute("SELECT tactic FROM reconstructions WHERE key = ? ORDER BY created DESC", (key,)).fetchall()
+            found += [r[0] for r in rows if r[0] not in found]
+        return tuple(found)
+
+    def put(self, header: str, goal: str, tactic: str) -> None:
+        key = goal_key(self.language, header, goal)
+        with self._lock:
+            kept = self._mem.setdefault(key, [])
+            if tactic not in kept:
+                kept.insert(0, tactic)
+        if self.path is not None:
+            with self._connect() as c:
+                c.execute(
+                    "INSERT OR REPLACE INTO reconstructions VALUES (?, ?, ?, ?)",
+                    (key, tactic, " ".join(goal.split())[:4000], time.time()),
+                )
+
+    def __len__(self) -> int:
+        if self.path is None:
+            with self._lock:
+                return sum(len(v) for v in self._mem.values())
+        with self._connect() as c:
+            return int(c.execute("SELECT COUNT(*) FROM reconstructions").fetchone()[0])

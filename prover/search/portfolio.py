@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from lean_tools.types import InvalidRequest, SessionTimeout
 
+from .hammer import TACTICS_IMPORT, HammerSettings, replay, run_hammer
 from .tactics import ROCQ_IMPORTS, Candidate, TacticTable
 
 
@@ -39,11 +40,19 @@ class Attempt(BaseModel):
     seconds: float = 0.0
     timed_out: bool = False
     error: str = ""
+    replacement: Candidate | None = None
+    """What the kept proof says in place of ``tactic`` (CoqHammer: its replayed reconstruction)."""
 
 
-def try_candidate(session, state: int, cand: Candidate, table: TacticTable, *, pad: float = 3.0) -> Attempt:
+def try_candidate(session, state: int, cand: Candidate, table: TacticTable, *, pad: float = 3.0, goals_before: int = 1) -> Attempt:
     """Run ``cand`` on ``state``. The proof assistant's own timeout is ``cand.timeout``; the
-    session's wall-clock limit is ``cand.timeout + pad`` (a safety net, it interrupts coqtop)."""
+    session's wall-clock limit is ``cand.timeout + pad`` (a safety net, it interrupts coqtop).
+    A ``hammer`` candidate runs CoqHammer instead; its attempt carries the reconstruction as
+    ``replacement`` (``goals_before``: how many goals ``state`` has, to tell that it closed one)."""
+    if cand.runner == "hammer":
+        return _try_hammer(session, state, cand, goals_before=goals_before)
+    if cand.runner == "replay":
+        return _try_replay(session, state, cand, goals_before=goals_before)
     block = table.block(cand)
     base = {"tactic": cand.tactic, "tag": cand.tag, "kind": cand.kind}
     t0 = time.monotonic()
@@ -58,6 +67,33 @@ def try_candidate(session, state: int, cand: Candidate, table: TacticTable, *, p
         err = out.errors[0].text if out.errors else "error"
         return Attempt(**base, ok=False, seconds=dt, timed_out="Timeout!" in err, error=err[:300])
     return Attempt(**base, ok=True, proved=out.proved, state=out.state, goals=tuple(out.goals), seconds=dt)
+
+
+def hammer_candidate(settings: HammerSettings = HammerSettings(), *, cost: float = 5.0) -> Candidate:
+    """The search candidate that runs ``hammer`` with ``settings`` (its timeout: the whole call)."""
+    return Candidate(tactic="hammer", kind="close", timeout=settings.seconds, cost=cost, tag="hammer", runner="hammer")
+
+
+def _try_hammer(session, state: int, cand: Candidate, *, goals_before: int) -> Attempt:
+    """``hammer`` on ``state`` under ``cand.timeout`` (the ATP limit scaled down to fit it),
+    as an ``Attempt`` whose ``replacement`` is the reconstruction that replayed."""
+    seconds = max(5.0, cand.timeout)
+    settings = HammerSettings(seconds=seconds, atp_seconds=max(2, min(10, int(seconds / 3))))
+    out = run_hammer(session, state, settings, goals_before=goals_before)
+    base = {"tactic": cand.tactic, "tag": cand.tag, "kind": cand.kind, "seconds": out.seconds}
+    if not out.proved or out.reconstruction is None:
+        return Attempt(**base, ok=False, timed_out=out.reason == "timeout", error=f"hammer: {out.reason}")
+    keep = Candidate(tactic=out.reconstruction, kind="close", prelude=TACTICS_IMPORT, tag="hammer")
+    return Attempt(**base, ok=True, proved=not out.goals, state=out.state, goals=out.goals, replacement=keep)
+
+
+def _try_replay(session, state: int, cand: Candidate, *, goals_before: int) -> Attempt:
+    """A stored reconstruction (``cand.tactic``) replayed on ``state``."""
+    out = replay(session, state, cand.tactic, HammerSettings(replay_seconds=cand.timeout), goals_before=goals_before, reason="cached")
+    base = {"tactic": cand.tactic, "tag": cand.tag, "kind": cand.kind, "seconds": out.seconds}
+    if not out.proved:
+        return Attempt(**base, ok=False, error=f"replay: {out.reason}")
+    return Attempt(**base, ok=True, proved=not out.goals, state=out.state, goals=out.goals)
 
 
 def run_portfolio(

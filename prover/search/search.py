@@ -33,7 +33,9 @@ from pydantic import BaseModel, ConfigDict
 
 from lean_tools.types import ProofAssistantError
 
-from .portfolio import Attempt, try_candidate
+from ..cache import ReconstructionCache
+from .hammer import TACTICS_IMPORT, HammerSettings
+from .portfolio import Attempt, hammer_candidate, try_candidate
 from .tactics import Candidate, ProblemContext, TacticTable, get_table, lean_statement
 
 
@@ -64,6 +66,15 @@ class SearchBudget(BaseModel):
     recheck_timeout: float = 60.0
     start_timeout: float = 120.0
     """Seconds allowed for opening the statement (and loading the header in a new session)."""
+    hammer: Literal["off", "fallback", "only"] = "fallback"
+    """CoqHammer (``hammer.py``): ``fallback`` runs ``hammer`` on the root goal (after the intro
+    tactic) once the search has failed, if at least ``hammer_min_seconds`` of the budget are left;
+    ``only`` runs nothing else (the ``hammer`` preset); ``off`` never. A reconstruction cached
+    for the same header and goal is replayed first (seconds instead of the ATPs)."""
+    hammer_seconds: float = 30.0
+    """Limit of one ``hammer`` call (capped by the budget left)."""
+    hammer_min_seconds: float = 15.0
+    """Budget left below which the fallback does not start ``hammer`` (it rarely ends sooner)."""
 
 
 class SearchResult(BaseModel):
@@ -186,7 +197,7 @@ class _Search:
         att = self.run(node, cand)
         if not att.ok:
             self.failed.add(key)
-            if att.timed_out and cand.kind == "close":
+            if att.timed_out and cand.kind == "close" and cand.runner == "tactic":
                 self.timeouts.append((node, cand))
             return None
         if not att.proved and _goal_key(att.goals) == key[0]:
@@ -209,7 +220,7 @@ class _Search:
 
     def run(self, node: _Node, cand: Candidate) -> Attempt:
         """Run ``cand`` on ``node`` and count it (attempts, session seconds, ``on_attempt``)."""
-        att = try_candidate(self.s, node.state, cand, self.table)
+        att = try_candidate(self.s, node.state, cand, self.table, goals_before=len(node.goals))
         self.attempts += 1
         self.session_seconds += att.seconds
         if self.on_attempt is not None:
@@ -229,7 +240,7 @@ class _Search:
         prio += min(len(k), 4000) / 4000.0
         heapq.heappush(
             self.heap,
-            _Node(prio, next(self.seq), att.state, att.goals, parent.script + (self.table.proof_line(cand),), parent.tags + (cand.tag,), depth),
+            _Node(prio, next(self.seq), att.state, att.goals, parent.script + (self.table.proof_line(att.replacement or cand),), parent.tags + (cand.tag,), depth),
         )
 
     def candidates(self, node: _Node) -> list[Candidate]:
@@ -255,6 +266,7 @@ def prove_goal(
     checker=None,
     table: TacticTable | None = None,
     on_attempt: Callable[[Attempt], None] | None = None,
+    reconstructions: ReconstructionCache | None = None,
 ) -> SearchResult:
     """Search for a tactic proof of ``statement_code`` under ``header``.
 
@@ -263,6 +275,8 @@ def prove_goal(
     callable ``header -> ProofSession``. The session is opened on ``header`` plus the table's
     imports. Returns ``proved=True`` only after the fresh checker accepted the whole file
     (unless ``budget.recheck`` is off). Infrastructure failures end the search with a reason.
+    ``reconstructions``: CoqHammer reconstructions found before (replayed before any ``hammer``
+    call; new ones are stored). See ``SearchBudget.hammer`` for when the hammer runs.
     """
     t_start = time.monotonic()
     budget = budget or SearchBudget()
@@ -305,9 +319,10 @@ def prove_goal(
                     break
             search.seen.add(_goal_key(root.goals))
             heapq.heappush(search.heap, root)
-            def finish(node: _Node, cand: Candidate) -> SearchResult | None:
+            def finish(node: _Node, cand: Candidate, att: Attempt | None = None) -> SearchResult | None:
                 """A tactic-mode proof: the result once the fresh checker accepts it, else None."""
-                script, tags = node.script + (table.proof_line(cand),), node.tags + (cand.tag,)
+                kept = att.replacement if att is not None and att.replacement is not None else cand
+                script, tags = node.script + (table.proof_line(kept),), node.tags + (cand.tag,)
                 proof = _render_proof(table, script)
                 if not budget.recheck:
                     return result(True, "proved (not re-checked)", proof, tags)
@@ -319,6 +334,10 @@ def prove_goal(
                 acc["rejected"] += 1
                 return None
 
+            if budget.hammer == "only":
+                search.heap.clear()
+                if (done := _hammer_phase(search, root, header, reconstructions, finish)) is not None:
+                    return done
             while search.heap and not search.out_of_budget() and search.expansions < budget.max_expansions:
                 node = heapq.heappop(search.heap)
                 search.expansions += 1
@@ -331,15 +350,43 @@ def prove_goal(
                     if not att.proved:
                         search.push(node, cand, att)
                         continue
-                    if (done := finish(node, cand)) is not None:
+                    if (done := finish(node, cand, att)) is not None:
                         return done
             for node, cand in search.retries():
                 if search.run(node, cand).proved and (done := finish(node, cand)) is not None:
+                    return done
+            if budget.hammer == "fallback" and table.language == "rocq" and search.left() >= budget.hammer_min_seconds:
+                if (done := _hammer_phase(search, root, header, reconstructions, finish)) is not None:
                     return done
             return result(False, "budget" if search.out_of_budget() or search.heap else "exhausted")
     except ProofAssistantError as e:
         first = str(e).splitlines()[0][:200] if str(e) else ""
         return result(False, f"{type(e).__name__}: {first}")
+
+
+def _hammer_phase(search: _Search, root: _Node, header: str, cache: ReconstructionCache | None, finish) -> SearchResult | None:
+    """CoqHammer on the root goal: a cached reconstruction replayed first, else ``hammer``
+    under what is left of the budget (at most ``hammer_seconds``); its reconstruction is
+    stored once the fresh checker accepted the proof."""
+    budget = search.budget
+    goal = root.goals[0] if root.goals else ""
+    if cache is not None and goal:
+        for recon in cache.get(header, goal):
+            keep = Candidate(tactic=recon, kind="close", prelude=TACTICS_IMPORT, timeout=10, tag="hammer-cached", runner="replay")
+            att = search.attempt(root, keep)
+            if att is not None and att.proved and (done := finish(root, keep)) is not None:
+                return done
+    seconds = min(budget.hammer_seconds, search.left())
+    if seconds < 5:
+        return None
+    cand = hammer_candidate(HammerSettings(seconds=seconds))
+    att = search.attempt(root, cand)
+    if att is None or not att.proved:
+        return None
+    done = finish(root, cand, att)
+    if done is not None and cache is not None and goal and att.replacement is not None:
+        cache.put(header, goal, att.replacement.tactic)
+    return done
 
 
 _REQUIRE = re.compile(r"(?:From[ \t]+\w+[ \t]+)?Require[ \t]+(?:Import[ \t]+|Export[ \t]+)?[\w.]+?(?:[ \t]+[\w.]+?)*[ \t]*\.(?=\s|$)")
@@ -363,6 +410,12 @@ def _accepted(fc) -> bool:
 
 
 def _render_proof(table: TacticTable, script: tuple[str, ...]) -> str:
+    """The proof text: every import first (the table's, then a step's own ``Require`` prelude
+    such as CoqHammer's Tactics), so that callers can strip or hoist them as one block."""
     lines = [table.imports] if table.imports else []
-    lines += list(script)
-    return "\n".join(lines)
+    body = []
+    for line in script:
+        requires, rest = hoist_requires(line)
+        lines += [r for r in requires.splitlines() if r and r not in lines]
+        body += [rest] if rest else []
+    return "\n".join(lines + body)

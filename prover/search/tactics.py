@@ -45,6 +45,9 @@ class Candidate(BaseModel):
     """Family name used in statistics (``lia``, ``nra-hint``, ``rewrite-def`` ...)."""
     prelude: str = ""
     """Sentences run unwrapped before the tactic (Rocq: a ``Require`` the tactic needs)."""
+    runner: Literal["tactic", "hammer", "replay"] = "tactic"
+    """``hammer``: run CoqHammer on the state instead (``hammer.py``), the proof keeps its
+    reconstruction; ``replay``: ``tactic`` is such a reconstruction, run as a whole sentence."""
 
 
 @dataclass(frozen=True)

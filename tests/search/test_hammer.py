@@ -1,0 +1,107 @@
+"""CoqHammer in the search: parsing what the plugin prints, the reconstruction cache, the proof
+text, and (tier ``slow``) real ``hammer`` runs whose kept proofs re-check without any ATP."""
+
+import shutil
+import subprocess
+
+import pytest
+
+from prover.cache import ReconstructionCache
+from prover.search.hammer import (
+    TACTICS_IMPORT,
+    HammerSettings,
+    hammer_missing,
+    parse_dependencies,
+    parse_reconstruction,
+    replay_block,
+)
+from prover.search.search import _render_proof
+from prover.search.tactics import ROCQ
+
+# What libcoq-hammer 1.3.2 printed for a list statement of ours (session info messages joined).
+PRINTED = """Running provers (2 threads)...
+CVC4 (knn-64) succeeded
+- dependencies: Lists.List.app_length, Lists.List.rev_length
+Reconstructing the proof...
+Tactic scongruence succeeded.
+Replace the hammer tactic with:
+\tscongruence use: app_length, rev_length.
+"""
+
+
+def test_reconstruction_and_dependencies_are_read_from_the_plugin_output():
+    assert parse_reconstruction(PRINTED) == "scongruence use: app_length, rev_length"
+    assert parse_dependencies(PRINTED) == ("Lists.List.app_length", "Lists.List.rev_length")
+
+
+def test_a_multi_word_reconstruction_is_kept_whole_and_nothing_is_invented():
+    text = "Tactic hauto succeeded.\nReplace the hammer tactic with:\n\thauto lq: on use: Nat.gcd_comm, Nat.lcm_comm.\n"
+    assert parse_reconstruction(text) == "hauto lq: on use: Nat.gcd_comm, Nat.lcm_comm"
+    assert parse_reconstruction("ATPs failed to find a proof.") is None
+    assert parse_dependencies("nothing here") == ()
+
+
+def test_settings_block_loads_the_plugin_only_in_the_session_and_replay_is_a_whole_sentence():
+    block = HammerSettings(seconds=12.5, atp_seconds=4, threads=1).block()
+    assert block.splitlines()[0] == "From Hammer Require Import Hammer."
+    assert "Set Hammer ATPLimit 4." in block and "Set Hammer GSMode 1." in block
+    assert block.endswith("Timeout 13 hammer.")
+    # `srun eauto use: x` does not parse inside parentheses: the replay is a bare sentence
+    assert replay_block("srun eauto use: rev_involutive", 3).endswith("Timeout 3 srun eauto use: rev_involutive.")
+
+
+def test_kept_proof_has_every_import_first_and_no_hammer_call():
+    script = ("intros.", f"{TACTICS_IMPORT} sauto use: Nat.add_comm.")
+    proof = _render_proof(ROCQ, script)
+    lines = proof.splitlines()
+    assert lines[:2] == [ROCQ.imports, TACTICS_IMPORT]
+    assert lines[2:] == ["intros.", "sauto use: Nat.add_comm."]
+    assert "hammer" not in proof.replace("Hammer", "")
+
+
+def test_reconstruction_cache_memory_and_sqlite(tmp_path):
+    for path in (None, tmp_path / "lemmas.sqlite"):
+        c = ReconstructionCache(path)
+        goal = "  l, m : list nat\n  ============================\n  length (l ++ m) = length m + length l"
+        assert c.get("Require Import List.", goal) == ()
+        c.put("Require Import List.", goal, "sauto use: app_length")
+        c.put("Require Import List.", goal, "hauto use: app_length, Nat.add_comm")
+        # whitespace in the goal does not matter, the header does
+        assert c.get("Require Import List.", " ".join(goal.split()))[0] == "hauto use: app_length, Nat.add_comm"
+        assert len(c.get("Require Import List.", goal)) == 2
+        assert c.get("Require Import Arith.", goal) == ()
+    again = ReconstructionCache(tmp_path / "lemmas.sqlite")
+    assert len(again) == 2
+
+
+needs_hammer = pytest.mark.skipif(
+    shutil.which("coqtop") is None or bool(hammer_missing()), reason="needs coqtop, libcoq-hammer and an ATP (eprover/cvc4)"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.rocq
+@needs_hammer
+def test_hammer_only_proves_a_list_fact_and_the_kept_proof_rechecks_without_atps(tmp_path, monkeypatch):
+    from lean_tools.rocq.session import RocqSession
+    from prover.search import SearchBudget, prove_goal
+
+    monkeypatch.chdir(tmp_path)
+    header = "Require Import List Arith.\nImport ListNotations."
+    stmt = "Lemma rev_concat_length (A : Type) (xs ys : list A) : length (rev (xs ++ ys)) = length ys + length xs."
+    cache = ReconstructionCache(None)
+    budget = SearchBudget(seconds=150, hammer="only", hammer_seconds=140)
+    res = prove_goal(lambda h: RocqSession(h), header, stmt, "rocq", budget, reconstructions=cache)
+    assert res.proved, res.reason
+    assert res.tags[-1] == "hammer"
+    assert TACTICS_IMPORT in res.proof and "use:" in res.proof
+    body = res.proof.replace(TACTICS_IMPORT, "")
+    assert "hammer" not in body
+    # the proof re-checks in a fresh coqc with no ATP and no hammer helper on PATH
+    (tmp_path / "t.v").write_text(f"{header}\n{stmt}\nProof.\n{res.proof}\nQed.\n")
+    r = subprocess.run(["coqc", "t.v"], cwd=tmp_path, env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    # the second time the cached reconstruction is replayed; no ATP runs
+    again = prove_goal(lambda h: RocqSession(h), header, stmt, "rocq", budget, reconstructions=cache)
+    assert again.proved and again.tags[-1] == "hammer-cached"
+    assert again.checker_seconds < res.checker_seconds
