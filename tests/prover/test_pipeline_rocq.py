@@ -213,3 +213,43 @@ def test_lemmas_closed_by_the_portfolio_need_no_agent(problem, agent_config):
     assert res.proved, res.reason
     assert res.lemmas[0].source == "automation" and "lemma:double_mono" not in r.seen
     assert "From Coq Require Import Lia Lra Psatz." in res.proof_text.split("Lemma double_mono")[0]
+
+
+def test_no_gate_behind_the_sketch(problem, agent_config):
+    # no sketch compiles: a lemma agent then works on the theorem itself
+    r = Router(sketch=["I cannot write a sketch."], lemmas={"double_le": [{"tool": "check", "args": {"proof": "intros; lia."}}]})
+    cfg = agent_config.with_overrides(prover__sketch_rounds=2, prover__sketch_repairs=0)
+    res, tr = run(problem, cfg, r)
+    assert res.proved, res.reason
+    assert "lemma agent on the theorem" in res.reason
+    assert [e.data["stage"] for e in tr.of_kind("stage")][-2:] == ["lemma agent on the theorem", "soundness verdict"]
+    assert "lemma:double_le" in r.seen
+
+
+def test_against_a_vllm_without_tool_parser(problem, agent_config):
+    # the OpenAI client end to end on a strict vLLM stand-in started without tool parsing:
+    # the agent's first call gets the 400, the client falls back to text tools once, the
+    # model's <tool_call> text is read, and the proof is found and verified
+    from vllm_standin import Reply, VLLMStandIn, call
+
+    from prover.llm.openai_client import OpenAIChat
+
+    def script(body):
+        first_user = next(m["content"] for m in body["messages"] if m["role"] == "user")
+        if "formal proof *sketch*" in first_user:
+            return Reply(GOOD)
+        if body["messages"][0]["role"] == "system":
+            return Reply("", tool_calls=[call("check", '{"proof": "intros; lia."}')])
+        return Reply("Double both sides.")
+
+    with VLLMStandIn(script, tool_parser=False, max_model_len=4096) as s:
+        cfg = agent_config.with_overrides(model__model=s.model, model__endpoint=s.url)
+        res, tr = run(problem, cfg, OpenAIChat(cfg.model, cfg.sampling))
+    assert res.proved, res.reason
+    assert len(tr.of_kind("llm_fallback")) == 1 and len(s.rejected) == 1
+    calls = tr.of_kind("llm_call")
+    fields = {"backend", "model", "prompt_tokens", "completion_tokens", "seconds", "tool_calls", "error"}
+    assert calls and all(fields <= set(e.data) for e in calls)
+    assert all(e.data["backend"] == "openai" and e.data["model"] == "smollm2" for e in calls)
+    assert ["check"] in [e.data["tool_calls"] for e in calls]
+    assert all(b["max_tokens"] <= 4096 for b in s.requests)
