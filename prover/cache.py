@@ -125,15 +125,20 @@ class ReconstructionCache:
         self.language = language
         self._mem: dict[str, list[str]] = {}
         self._lock = threading.Lock()
-        if self.path is not None:
+        self._ready = False
+
+    def _connect(self) -> sqlite3.Connection:
+        """The database, created on first use (not in the constructor: a run whose hammer never
+        starts leaves no file behind)."""
+        assert self.path is not None
+        if not self._ready:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self._connect() as c:
+            with sqlite3.connect(str(self.path), timeout=30) as c:
                 c.execute(
                     "CREATE TABLE IF NOT EXISTS reconstructions (key TEXT, tactic TEXT, goal TEXT, created REAL, "
                     "PRIMARY KEY (key, tactic))"
                 )
-
-    def _connect(self) -> sqlite3.Connection:
+            self._ready = True
         return sqlite3.connect(str(self.path), timeout=30)
 
     def get(self, header: str, goal: str) -> tuple[str, ...]:

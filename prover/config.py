@@ -45,6 +45,11 @@ class ModelConfig(_Cfg):
     from ``<tool_call>{json}</tool_call>`` blocks in the text (for servers without tool parsing).
     A server that refuses ``tools`` (vLLM without ``--enable-auto-tool-choice``) switches the
     client to text tools by itself, once (an ``llm_fallback`` trace event)."""
+    initial_tokens_per_s: float | None = 8.0
+    """Generation rate the OpenAI client assumes until it has measured one, to size
+    ``max_tokens`` to the time left (vLLM on our 2-core CPUs measured ~12 tokens/s with
+    SmolLM2-135M; a lower guess keeps the first answer inside its deadline). The measured
+    rate replaces it after the first answer. None: no time-based cap until measured."""
     max_model_len: int | None = None
     """The model's context length in tokens, used when the server does not report it
     (vLLM reports ``max_model_len`` in ``/v1/models``). None: unknown, nothing trimmed
@@ -84,6 +89,12 @@ class SearchSettings(_Cfg):
     """Wall-clock limit for one search call (the whole theorem or one lemma)."""
     lemma_timeout_s: float = 10.0
     """Limit when the portfolio is run on a sketch lemma before (or instead of) the agent."""
+    hammer: Literal["off", "fallback", "only"] = "fallback"
+    """CoqHammer in the search on a whole theorem (``prover.search.SearchBudget.hammer``):
+    ``fallback`` runs ``hammer`` once the tactic search failed with at least 15 s left, ``only``
+    runs nothing else, ``off`` never. Proofs keep the replayed reconstruction, never ``hammer``."""
+    hammer_timeout_s: float = 30.0
+    """Limit of one ``hammer`` call (its ATPs' CPU counts as checker CPU)."""
 
 
 class ProverSettings(_Cfg):

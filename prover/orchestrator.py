@@ -201,7 +201,8 @@ class Orchestrator:
         seconds = min(self.config.search.timeout_s, self.budget.remaining_wall())
         out = self.ws.run_search(self.problem.declaration, seconds, label=self.problem.theorem_name)
         if out.proved and out.proof:
-            return self._accept(out.proof, "", mode, "built-in search")
+            # helpers the proof needs beside the allowed imports (CoqHammer's reconstruction tactics)
+            return self._accept(out.proof, "\n".join(out.extra.get("imports", ())), mode, "built-in search")
         self._search_reason = out.reason
         return None
 
@@ -523,6 +524,7 @@ class Orchestrator:
 
 
 _MICROMEGA = re.compile(r"\b(lia|nia|lra|nra|psatz|micromega)\b")
+
 
 
 def _wait_quietly(futures: list[Future], timeout: float) -> None:

@@ -213,7 +213,9 @@ class Workspace:
             from .search import SearchBudget, prove_goal
         except ImportError as e:  # the search package is part of this distribution
             return SearchOutcome(False, None, f"built-in search unavailable: {e}")
-        res = prove_goal(self.pool, self.env_header, statement_code, self.problem.language, SearchBudget(seconds=seconds))
+        cfg = self.config.search
+        budget = SearchBudget(seconds=seconds, hammer=cfg.hammer, hammer_seconds=cfg.hammer_timeout_s)
+        res = prove_goal(self.pool, self.env_header, statement_code, self.problem.language, budget, reconstructions=self._reconstructions())
         self.budget.charge_check(res.checker_seconds, attempt=True)
         self.trace.emit(
             "search",
@@ -228,7 +230,18 @@ class Workspace:
         # The search opens its proofs with its tactic libraries' imports; checks here already
         # load the allowed ones (``self.imports``), and imports never go inside a proof.
         proof = strip_imports(res.proof) if res.proof else res.proof
-        return SearchOutcome(res.proved, proof, res.reason, res.wall_seconds, res.attempts)
+        # CoqHammer's reconstruction tactics are not among the allowed imports: a helper the proof needs
+        needs = tuple(i for i in (HAMMER_TACTICS_IMPORT,) if res.proof and i in res.proof and i not in self.imports)
+        return SearchOutcome(res.proved, proof, res.reason, res.wall_seconds, res.attempts, extra={"imports": needs})
+
+    def _reconstructions(self):
+        """The CoqHammer reconstruction cache (in the lemma cache's file; memory only without one)."""
+        if getattr(self, "_recon_cache", None) is None:
+            from .cache import ReconstructionCache
+
+            path = self.config.prover.cache_path if self.config.search.hammer != "off" else None
+            self._recon_cache = ReconstructionCache(path)
+        return self._recon_cache
 
     # --- python tool ----------------------------------------------------------------------
     def run_python(self, code: str) -> str:
@@ -254,6 +267,10 @@ class Workspace:
         cpu = float(getattr(v, "cpu_seconds", 0.0) or getattr(v, "wall_seconds", 0.0) or 0.0)
         self.budget.charge_check(cpu, attempt=False)
         return VerdictRecord(accepted=bool(v.accepted), reason=str(v.reason))
+
+
+HAMMER_TACTICS_IMPORT = "From Hammer Require Import Tactics."
+"""``prover.search.hammer.TACTICS_IMPORT``: the one Hammer import the soundness verdict allows."""
 
 
 def strip_imports(proof: str) -> str:

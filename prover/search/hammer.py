@@ -135,10 +135,11 @@ def _info_text(outcome) -> str:
 
 
 def replay(
-    session, state: int, reconstruction: str, settings: HammerSettings = HammerSettings(), *, goals_before: int = 1, reason: str = "proved"
+    session, state: int, reconstruction: str, settings: HammerSettings | None = None, *, goals_before: int = 1, reason: str = "proved"
 ) -> HammerOutcome:
     """Replay ``reconstruction`` on ``state`` (which has ``goals_before`` goals); ``proved``
     when it closed the focused goal (fewer goals after it, or none left)."""
+    settings = settings or HammerSettings()
     t0 = time.monotonic()
     try:
         out = session.run_tactic(state, replay_block(reconstruction, settings.replay_seconds), timeout=settings.replay_seconds + 5)
@@ -156,10 +157,11 @@ def replay(
     return HammerOutcome(proved=True, reconstruction=reconstruction, state=out.state, goals=tuple(out.goals), seconds=dt, reason=reason)
 
 
-def run_hammer(session, state: int, settings: HammerSettings = HammerSettings(), *, goals_before: int = 1) -> HammerOutcome:
+def run_hammer(session, state: int, settings: HammerSettings | None = None, *, goals_before: int = 1) -> HammerOutcome:
     """Run ``hammer`` on ``state`` of ``session`` (a ``RocqSession``), then replay what it
     printed on the same state. Every failure is a value: no ATP (``missing: ...``), nothing
     found, a timeout, a reconstruction that does not replay. Only a dead session raises."""
+    settings = settings or HammerSettings()
     missing = hammer_missing()
     if missing:
         return HammerOutcome(proved=False, reason=f"missing: {missing}")

@@ -69,8 +69,9 @@ def try_candidate(session, state: int, cand: Candidate, table: TacticTable, *, p
     return Attempt(**base, ok=True, proved=out.proved, state=out.state, goals=tuple(out.goals), seconds=dt)
 
 
-def hammer_candidate(settings: HammerSettings = HammerSettings(), *, cost: float = 5.0) -> Candidate:
+def hammer_candidate(settings: HammerSettings | None = None, *, cost: float = 5.0) -> Candidate:
     """The search candidate that runs ``hammer`` with ``settings`` (its timeout: the whole call)."""
+    settings = settings or HammerSettings()
     return Candidate(tactic="hammer", kind="close", timeout=settings.seconds, cost=cost, tag="hammer", runner="hammer")
 
 
