@@ -7,11 +7,13 @@ What the client does around the SDK (its own retries are off; this loop owns the
   for a server or network failure.
 - **Retries** on timeouts, connection errors, HTTP 408/409/425/429/5xx and unreadable
   bodies: exponential backoff ``backoff_s * 2**k`` with jitter (x0.5-1.5), or the server's
-  ``Retry-After`` when it sends one. Other 4xx answers are not retried, except the two below.
+  ``Retry-After`` when it sends one. Other 4xx answers are not retried, except those named below
+  (tools refused, context exceeded, ``response_format`` or ``n`` refused), asked again once in another form.
 - **Budgets.** Inside ``request_deadline(t)`` (set by ``prover.chat.call_model``) every
   attempt's timeout is ``min(timeout_s, seconds left)``, no retry starts once the deadline has
-  passed, and ``max_tokens`` is lowered to what the measured generation rate can produce in
-  the time left. Wall time (``latency_s``) counts all attempts and waits.
+  passed, and ``max_tokens`` is lowered to what the generation rate (assumed at first, then
+  measured on the answers; lowered after a timeout) can produce in the time left. Wall time
+  (``latency_s``) counts all attempts and waits.
 - **Context.** The model's context length is read once from ``/v1/models`` (vLLM reports
   ``max_model_len``), else ``ModelConfig.max_model_len``; a 400 that names the length teaches
   it too. Prompts are measured with a characters-per-token ratio calibrated on the server's
@@ -103,8 +105,10 @@ class OpenAIChat:
         self._probed = False
         self.chars_per_token = 3.0
         """Prompt characters per token; starts low (over-estimates tokens), calibrated on usage."""
-        self.tokens_per_s: float | None = None
-        """Measured completion rate (tokens / request second, the slowest recent figure)."""
+        self.tokens_per_s: float | None = config.initial_tokens_per_s
+        """Completion rate (tokens / request second): ``initial_tokens_per_s`` until measured,
+        then a running figure that leans to the slowest; lowered after a timeout."""
+        self._rate_measured = False
         self.calls = 0
         self.tokens_in = 0
         self.tokens_out = 0
@@ -327,6 +331,9 @@ class OpenAIChat:
                     raise ValueError("no choices")
             except openai.APITimeoutError:
                 last_error = f"timeout after {kwargs['timeout']:.0f}s"
+                with self._lock:  # it could not produce max_tokens in that time: expect less
+                    bound = 0.7 * max_tokens / max(1.0, kwargs["timeout"])
+                    self.tokens_per_s = bound if self.tokens_per_s is None else min(self.tokens_per_s, bound)
             except openai.APIConnectionError as e:
                 last_error = f"connection failed: {_cause(e)}"
             except openai.APIStatusError as e:
@@ -430,7 +437,10 @@ class OpenAIChat:
                 self.chars_per_token = min(ratio, 0.5 * self.chars_per_token + 0.5 * ratio)
             if total_completion >= 8 and req_s > 0:
                 rate = total_completion / req_s
-                self.tokens_per_s = rate if self.tokens_per_s is None else min(rate, 0.5 * self.tokens_per_s + 0.5 * rate)
+                if not self._rate_measured or self.tokens_per_s is None:
+                    self.tokens_per_s, self._rate_measured = rate, True
+                else:
+                    self.tokens_per_s = min(rate, 0.5 * self.tokens_per_s + 0.5 * rate)
         return tuple(out)
 
 
