@@ -12,8 +12,8 @@ Contract (``benchmarks.runner.AttemptFn``): ``prover_attempt(problem, request) -
 - A result that failed because the proof-assistant session broke (``INFRA_WORDS`` in its
   reason) is ``error``, not ``failed``.
 - Costs: tokens = prompt + completion tokens; ``checker_cpu_s`` = the prover's reported
-  proof-assistant CPU, or, when it reports none, the CPU of the child processes this worker
-  reaped during the attempt.
+  proof-assistant CPU, or, when it reports none, the CPU of the sandboxed processes that
+  finished during the attempt, each measured on its own (``lean_tools.sandbox.finished_cpu_seconds``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from lean_tools.sandbox import children_cpu_seconds
+from lean_tools.sandbox import finished_cpu_seconds
 
 from .problem import AttemptRequest, AttemptResult, BenchProblem
 
@@ -52,7 +52,7 @@ def prover_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
     from prover import api
 
     cfg = build_config(request)
-    t0, cpu0 = time.monotonic(), children_cpu_seconds()
+    t0, cpu0 = time.monotonic(), finished_cpu_seconds()
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         path = Path(tmp) / (problem.name.replace("/", "_") + SUFFIX[problem.language])
         path.write_text(problem.text, encoding="utf-8")
@@ -60,7 +60,7 @@ def prover_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
         res = api.prove(prob, cfg)
     wall = time.monotonic() - t0
     spent = res.spent
-    cpu = spent.checker_cpu_s or (children_cpu_seconds() - cpu0)
+    cpu = spent.checker_cpu_s or (finished_cpu_seconds() - cpu0)
     tokens = spent.tokens_in + spent.tokens_out
     if not res.proved:
         reason = res.reason or (f"stopped by {res.stopped_by}" if res.stopped_by else "no proof found")

@@ -5,8 +5,14 @@
     prover-bench validate SUITE --db PATH [--split S] [--limit N] [--shuffle SEED] [--workers N]
     prover-bench run SUITE --db PATH [--k K] [--workers N] [--timeout S] [--config TOML] [--split S]
                      [--limit N] [--shuffle SEED] [--label L] [--backend local|ray] [--retry-errors]
+                     [--preset default|baseline]
     prover-bench sweep SUITE --db PATH --budgets 5,10,20 [--k K] ... (one run per budget)
     prover-bench report --db PATH [--db PATH2 ...] --out DIR [--json] [--compare A B]
+
+Every run records the code version (``git describe --always --dirty``, part of the run key),
+the config and its hash, the seeds (per attempt), the shuffle seed and the excluded statements
+(``benchmarks.db``). ``--preset`` picks a named attempt function + config
+(``benchmarks.presets``: ``default`` = the built-in search, ``baseline`` = the 16-tactic portfolio).
 
 Bad input (unknown suite, unreadable config, corrupted or foreign DB) prints one line
 ``prover-bench: error: ...`` and exits 2. Heavy modules are imported after parsing.
@@ -58,6 +64,9 @@ def _parser() -> argparse.ArgumentParser:
         else:
             sp.add_argument("--budgets", required=True, help="comma-separated per-attempt budgets in seconds")
         sp.add_argument("--config", help="prover config TOML (default: built-in defaults)")
+        sp.add_argument("--preset", help="named attempt function + config from benchmarks.presets "
+                                         "(default: the built-in search; baseline: the 16-tactic portfolio); "
+                                         "not with --config or --attempt-fn")
         sp.add_argument("--label", help="run label in reports (default: CONFIG-STEM@BUDGETs)")
         sp.add_argument("--backend", choices=("local", "ray"), default="local")
         sp.add_argument("--attempt-fn", default=None, metavar="MODULE:FUNC",
@@ -181,15 +190,17 @@ def cmd_validate(args) -> int:
     return 0
 
 
-def _run_one(args, db, suite, version, problems, timeout: float, config: dict, stem: str) -> None:
+def _run_one(args, db, suite, version, problems, timeout: float, config: dict, stem: str, attempt_fn: str,
+             excluded: list[dict], code: str) -> None:
     from .problem import config_hash
-    from .runner import DEFAULT_ATTEMPT, RunSpec, run_attempts
+    from .runner import RunSpec, run_attempts
 
     label = args.label or f"{stem}@{timeout:g}s"
     if args.cmd == "sweep" and args.label:
         label = f"{args.label}@{timeout:g}s"
     spec = RunSpec(suite=suite.name, suite_version=version, config=config, config_hash=config_hash(config),
-                   timeout_s=timeout, label=label, command="prover-bench " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
+                   timeout_s=timeout, label=label, command="prover-bench " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+                   code_version=code, excluded=tuple(excluded), shuffle_seed=args.shuffle)
     total = len(problems) * args.k
     n = [0]
 
@@ -201,11 +212,11 @@ def _run_one(args, db, suite, version, problems, timeout: float, config: dict, s
                                                                         and res.reason else ""), flush=True)
 
     stats = run_attempts(problems, db, spec, k=args.k, workers=args.workers,
-                         attempt_fn=args.attempt_fn or DEFAULT_ATTEMPT, backend=args.backend,
+                         attempt_fn=attempt_fn, backend=args.backend,
                          retry_errors=args.retry_errors, on_result=on_result)
     oc = ", ".join(f"{k} {v}" for k, v in sorted(stats.outcomes.items())) or "nothing new"
     retried = f", {stats.retried_errors} error attempts retried" if args.retry_errors else ""
-    print(f"run {label}: {total} attempts planned, {stats.skipped} already recorded, {stats.reclaimed} "
+    print(f"run {label} (code {code}, config {spec.config_hash}): {total} attempts planned, {stats.skipped} already recorded, {stats.reclaimed} "
           f"interrupted attempts redone{retried}, {stats.done} made now ({oc})", flush=True)
 
 
@@ -217,11 +228,23 @@ def cmd_run(args) -> int:
     budgets = [args.timeout] if args.cmd == "run" else _budgets(args.budgets)
     if any(b <= 0 for b in budgets):
         raise UsageError("budgets must be positive")
-    config, stem = _load_config(args.config)
-    from .runner import resolve_attempt_fn
+    from .runner import DEFAULT_ATTEMPT, code_version, resolve_attempt_fn
 
-    if args.attempt_fn:
-        resolve_attempt_fn(args.attempt_fn)  # a bad reference fails before any validation work
+    if args.preset:
+        from .presets import get_preset
+
+        if args.config or args.attempt_fn:
+            raise UsageError("--preset fixes the config and the attempt function; drop --config / --attempt-fn")
+        try:
+            preset = get_preset(args.preset)
+        except KeyError as e:
+            raise UsageError(str(e.args[0])) from None
+        config, stem, attempt_fn = preset.config, preset.name, preset.attempt_fn
+    else:
+        config, stem = _load_config(args.config)
+        attempt_fn = args.attempt_fn or DEFAULT_ATTEMPT
+    resolve_attempt_fn(attempt_fn)  # a bad reference fails before any validation work
+    code = code_version()
     if args.backend == "ray":
         from .ray_backend import import_ray
 
@@ -231,8 +254,9 @@ def cmd_run(args) -> int:
         ok, bad = _validated(args, db, problems, quiet=args.quiet)
         print(f"{suite.name} (version {version}): {len(ok)} problems to run, {len(bad)} excluded by validation "
               f"(not run, not counted)", flush=True)
+        excluded = [{"problem": p.id, "status": v.status, "reason": v.reason[:500]} for p, v in bad]
         for b in budgets:
-            _run_one(args, db, suite, version, ok, b, config, stem)
+            _run_one(args, db, suite, version, ok, b, config, stem, attempt_fn, excluded, code)
     return 0
 
 

@@ -2,7 +2,13 @@
 
 Tables: ``meta`` (schema name + version: a database without them is refused), ``problems``,
 ``validation`` (cached per problem x statement hash x checker environment), ``runs`` (one per
-suite version x prover config hash x per-attempt budget), ``attempts``.
+suite version x prover config hash x per-attempt budget x code version; each records the code
+version (``git describe --always --dirty``), the config and its hash, the shuffle seed, the
+command line and the statements excluded by validation), ``attempts`` (each with its seed).
+
+Schema version 2 added ``runs.code_version``, ``runs.excluded`` and ``runs.shuffle_seed``; a
+version-1 database is upgraded in place when opened for writing (its runs get an empty code
+version, meaning "not recorded") and read as it is when opened read-only.
 
 Resume contract: an attempt row is inserted with ``status='running'`` and its owner
 (``host:pid:process-start-time``) just before it is dispatched, and updated to ``done`` when
@@ -24,10 +30,16 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+import psutil
+
 from .problem import AttemptResult, BenchProblem, Validation
 
 SCHEMA_NAME = "prover-bench"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+_UPGRADES = {1: ["ALTER TABLE runs ADD COLUMN code_version TEXT NOT NULL DEFAULT ''",
+                 "ALTER TABLE runs ADD COLUMN excluded TEXT NOT NULL DEFAULT '[]'",
+                 "ALTER TABLE runs ADD COLUMN shuffle_seed INTEGER"]}
+"""Statements that bring a database of version N to N + 1."""
 
 _DDL = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -42,7 +54,8 @@ CREATE TABLE validation (
 CREATE TABLE runs (
   run_key TEXT PRIMARY KEY, label TEXT NOT NULL, suite TEXT NOT NULL, suite_version TEXT NOT NULL,
   config_hash TEXT NOT NULL, config TEXT NOT NULL, timeout_s REAL NOT NULL, created_at REAL NOT NULL,
-  command TEXT NOT NULL);
+  command TEXT NOT NULL, code_version TEXT NOT NULL DEFAULT '', excluded TEXT NOT NULL DEFAULT '[]',
+  shuffle_seed INTEGER);
 CREATE TABLE attempts (
   id INTEGER PRIMARY KEY,
   run_key TEXT NOT NULL REFERENCES runs(run_key), problem_id TEXT NOT NULL,
@@ -61,11 +74,10 @@ class DBError(Exception):
 
 
 def _process_start(pid: int) -> str:
-    """Start time of a process in clock ticks since boot (guards against pid reuse)."""
+    """Start time of a process (psutil, centiseconds since the epoch; guards against pid reuse)."""
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        return stat.rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
+        return str(round(psutil.Process(pid).create_time() * 100))
+    except psutil.Error:
         return "?"
 
 
@@ -150,7 +162,13 @@ class ResultsDB:
             version = int(meta.get("version", ""))
         except ValueError:
             raise DBError(f"{self.path}: unreadable schema version {meta.get('version')!r}") from None
-        if version != SCHEMA_VERSION:
+        if version < SCHEMA_VERSION and not self.readonly:
+            with _Tx(conn):
+                for v in range(version, SCHEMA_VERSION):
+                    for stmt in _UPGRADES[v]:
+                        conn.execute(stmt)
+                conn.execute("UPDATE meta SET value=? WHERE key='version'", (str(SCHEMA_VERSION),))
+        elif version > SCHEMA_VERSION or version < 1:
             raise DBError(f"{self.path} has schema version {version}; this prover-bench reads version {SCHEMA_VERSION}")
         missing = {"problems", "validation", "runs", "attempts"} - tables
         if missing:
@@ -190,11 +208,19 @@ class ResultsDB:
     # --- runs and attempts ------------------------------------------------------------------
 
     def ensure_run(self, run_key: str, *, label: str, suite: str, suite_version: str, config_hash: str,
-                   config: dict, timeout_s: float, command: str) -> None:
+                   config: dict, timeout_s: float, command: str, code_version: str = "",
+                   excluded: list[dict] | None = None, shuffle_seed: int | None = None) -> None:
+        """Create the run row if new. A resumed run keeps its first row, except that the excluded
+        statements are rewritten (validation may have been redone with another checker)."""
+        ex = json.dumps(excluded or [], sort_keys=True)
         with self._tx():
-            self.conn.execute("INSERT OR IGNORE INTO runs VALUES (?,?,?,?,?,?,?,?,?)",
+            self.conn.execute("INSERT OR IGNORE INTO runs (run_key, label, suite, suite_version, config_hash, config,"
+                              " timeout_s, created_at, command, code_version, excluded, shuffle_seed)"
+                              " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                               (run_key, label, suite, suite_version, config_hash, json.dumps(config, sort_keys=True),
-                               timeout_s, time.time(), command))
+                               timeout_s, time.time(), command, code_version, ex, shuffle_seed))
+            if excluded is not None:
+                self.conn.execute("UPDATE runs SET excluded=? WHERE run_key=?", (ex, run_key))
 
     def reclaim_stale(self, run_key: str, *, force: bool = False) -> int:
         """Delete ``running`` rows whose owner is dead (or all of them with ``force``)."""

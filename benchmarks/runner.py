@@ -74,9 +74,28 @@ def safe_attempt(fn: AttemptFn, problem: BenchProblem, request: AttemptRequest) 
     return res
 
 
+def code_version(repo: str | os.PathLike | None = None) -> str:
+    """``git describe --always --dirty`` of the checkout this package runs from, or
+    ``"unknown"`` outside a git checkout (an installed wheel). ``-dirty`` means the working
+    tree had uncommitted changes when the run started."""
+    import subprocess
+
+    root = repo or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        r = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=root, capture_output=True, text=True,
+                           timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else "unknown"
+
+
 @dataclass(frozen=True)
 class RunSpec:
-    """Identity of a run: suite version x prover config x per-attempt budget."""
+    """Identity of a run: suite version x prover config x per-attempt budget x code version.
+
+    ``excluded`` (statements left out by validation, with the reason) and ``shuffle_seed`` are
+    recorded with the run but are not part of its key (they follow from the suite version and
+    the command line)."""
 
     suite: str
     suite_version: str
@@ -85,10 +104,14 @@ class RunSpec:
     timeout_s: float
     label: str
     command: str = ""
+    code_version: str = ""
+    excluded: tuple[dict, ...] = ()
+    shuffle_seed: int | None = None
 
     @property
     def run_key(self) -> str:
-        return f"{self.suite}@{self.suite_version}|{self.config_hash}|{self.timeout_s:g}s"
+        key = f"{self.suite}@{self.suite_version}|{self.config_hash}|{self.timeout_s:g}s"
+        return f"{key}|{self.code_version}" if self.code_version else key
 
 
 @dataclass
@@ -105,7 +128,7 @@ class RunStats:
 
 
 def _worker_main(conn: Connection, fn_ref) -> None:
-    os.setsid()
+    os.setsid()  # the worker (forked by multiprocessing, no exec) leads its own group: killed as one
     try:  # die with the driver (PR_SET_PDEATHSIG = 1)
         import ctypes
 
@@ -181,7 +204,8 @@ def run_attempts(
         resolve_attempt_fn(attempt_fn)  # fail early in the driver
     db.upsert_problems(problems)
     db.ensure_run(spec.run_key, label=spec.label, suite=spec.suite, suite_version=spec.suite_version,
-                  config_hash=spec.config_hash, config=spec.config, timeout_s=spec.timeout_s, command=spec.command)
+                  config_hash=spec.config_hash, config=spec.config, timeout_s=spec.timeout_s, command=spec.command,
+                  code_version=spec.code_version, excluded=list(spec.excluded), shuffle_seed=spec.shuffle_seed)
     stats = RunStats()
     stats.reclaimed = db.reclaim_stale(spec.run_key)
     if retry_errors:

@@ -21,7 +21,7 @@ def _cli(*args):
 def test_new_db_has_schema_and_reopens(tmp_path):
     path = tmp_path / "r.db"
     with ResultsDB(path) as db:
-        assert dict(db.conn.execute("SELECT key, value FROM meta").fetchall()) == {"schema": "prover-bench", "version": "1"}
+        assert dict(db.conn.execute("SELECT key, value FROM meta").fetchall()) == {"schema": "prover-bench", "version": "2"}
         assert db.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     with ResultsDB(path):
         pass

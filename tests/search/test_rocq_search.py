@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.minif2f_default import prepare, split_problem
+from benchmarks.presets import split_statement
+from benchmarks.suites import normalize_rocq
 from lean_tools.rocq.session import RocqSession
 from prover.search import SearchBudget, prove_goal
 
@@ -21,21 +22,6 @@ def _private_cwd(tmp_path, monkeypatch):
 
 def factory(header):
     return RocqSession(header, extra_args=("-w", "-all"))
-
-
-def test_prepare_fixes_stdlib_and_closes_open_proof():
-    text = prepare((DATA / "ends_at_proof.v").read_text())
-    assert "From Stdlib" not in text and "From Coq Require Import Lia." in text
-    assert text.rstrip().endswith("Proof.\nAdmitted.")
-    same = (DATA / "with_admitted.v").read_text()
-    assert prepare(same) == same
-
-
-def test_split_problem_keeps_definitions_in_header():
-    header, stmt, name = split_problem(prepare((DATA / "ends_at_proof.v").read_text()))
-    assert name == "sample_ends_at_proof"
-    assert "Definition g" in header and header.startswith("Require Import Arith.")
-    assert stmt.startswith("Theorem sample_ends_at_proof (x : nat)") and stmt.endswith("x = 3.")
 
 
 @pytest.mark.rocq
@@ -58,7 +44,7 @@ def test_proves_small_real_statements_and_rechecks(stmt):
 @pytest.mark.rocq
 @needs_coq
 def test_local_definition_from_problem_file():
-    header, stmt, _ = split_problem(prepare((DATA / "ends_at_proof.v").read_text()))
+    header, stmt = split_statement(normalize_rocq((DATA / "ends_at_proof.v").read_text()))
     res = prove_goal(factory, header, stmt, "rocq", SearchBudget(seconds=20))
     assert res.proved, res.reason
     assert "unfold g" in res.proof or "simpl" in res.proof
@@ -71,43 +57,6 @@ def test_false_statement_is_not_proved_within_budget():
     assert not res.proved
     assert res.reason in ("budget", "exhausted")
     assert res.wall_seconds < 30
-
-
-def test_benchmark_script_abandons_a_problem_whose_search_never_returns(monkeypatch):
-    """A Python loop that never returns (no proof-assistant call to time out) is cut by the hard limit."""
-    import prover.search
-
-    from benchmarks import minif2f_default
-
-    def spin(*args, **kwargs):
-        while True:
-            pass
-
-    monkeypatch.setattr(prover.search, "prove_goal", spin)
-    monkeypatch.setattr(minif2f_default, "HARD_LIMIT_S", 1)
-    row = minif2f_default._solve_in_cwd(str(DATA / "with_admitted.v"), "default", {"seconds": 1.0})
-    assert row == {"name": "with_admitted", "compiled": True, "proved": False, "reason": "hard limit: abandoned after 1 s"}
-
-
-@pytest.mark.rocq
-@needs_coq
-def test_benchmark_script_writes_rows_and_resumes(tmp_path, capsys):
-    import json
-
-    from benchmarks.minif2f_default import main
-
-    split = tmp_path / "bench" / "valid"
-    split.mkdir(parents=True)
-    for f in DATA.glob("*.v"):
-        (split / f.name).write_text(f.read_text())
-    out = tmp_path / "rows.jsonl"
-    assert main(["--split", "valid", "--dir", str(tmp_path / "bench"), "--out", str(out), "--workers", "1"]) == 0
-    rows = [json.loads(line) for line in out.read_text().splitlines()]
-    assert sorted(r["name"] for r in rows) == ["ends_at_proof", "with_admitted"]
-    assert all(r["compiled"] and r["proved"] for r in rows)
-    assert "solved 2/2" in capsys.readouterr().out
-    assert main(["--split", "valid", "--dir", str(tmp_path / "bench"), "--out", str(out), "--workers", "1"]) == 0
-    assert len(out.read_text().splitlines()) == 2  # resumed: nothing redone
 
 
 @pytest.mark.rocq

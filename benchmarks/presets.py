@@ -1,0 +1,172 @@
+"""``prover-bench run --preset NAME``: named (attempt function, config) pairs, a small registry.
+
+A preset fixes what runs on each problem and with which settings, so that a figure is one
+command away: ``prover-bench run minif2f-rocq-valid --preset default --db D``. The config dict
+is hashed into the run key like any ``--config``; the attempt function receives it.
+
+- ``default``: the built-in search (``prover.search.prove_goal``, default tactic table) with the
+  settings ``benchmarks/minif2f_default.py`` used for the README's miniF2F figures: 5 s of
+  coqtop CPU per problem (wall time capped at 4x), at most 40 expansions, 300 attempts,
+  depth 5, closers' timeouts unscaled, a fresh ``coqtop -w -all`` session per problem with a
+  30 s request timeout, and a hard limit of ``max(60, 10 x seconds)`` wall seconds that
+  abandons a problem whose Python code never returns.
+- ``baseline``: the fixed 16-tactic portfolio (``prover.search.baseline_table``) tried once at
+  the root, 100 s budget, 5 s per tactic (the comparison of the README).
+
+Other helpers register more with ``register(Preset(...))`` (a ``hammer`` preset is planned).
+Rocq only: a preset refuses a Lean problem with an ``error`` result naming the reason.
+
+Every claimed proof counts only after the soundness verdict on the benchmark's own statement
+(``benchmarks.attempt.recheck``), as for every other attempt function.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from dataclasses import dataclass, field
+
+from .problem import AttemptRequest, AttemptResult, BenchProblem
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named attempt function with its config."""
+
+    name: str
+    attempt_fn: str
+    """``module:function`` (see ``benchmarks.runner.AttemptFn``)."""
+    config: dict = field(default_factory=dict)
+    description: str = ""
+
+
+PRESETS: dict[str, Preset] = {}
+
+
+def register(preset: Preset) -> Preset:
+    """Add a preset; a second one of the same name is refused."""
+    if preset.name in PRESETS:
+        raise ValueError(f"preset {preset.name!r} is already registered")
+    PRESETS[preset.name] = preset
+    return preset
+
+
+def get_preset(name: str) -> Preset:
+    """The preset of that name; ``KeyError`` naming the known ones otherwise."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise KeyError(f"unknown preset {name!r} (known: {', '.join(sorted(PRESETS))})") from None
+
+
+SEARCH_ATTEMPT = "benchmarks.presets:search_attempt"
+
+register(Preset(
+    name="default",
+    attempt_fn=SEARCH_ATTEMPT,
+    config={"preset": "default", "table": "default",
+            "budget": {"seconds": 5.0, "max_expansions": 40, "max_attempts": 300, "max_depth": 5, "clock": "cpu",
+                       "root_timeout_scale": 1.0},
+            "session": {"default_timeout": 30.0, "extra_args": ["-w", "-all"]}},
+    description="built-in search as benchmarks/minif2f_default.py ran it (5 s coqtop CPU per problem)",
+))
+register(Preset(
+    name="baseline",
+    attempt_fn=SEARCH_ATTEMPT,
+    config={"preset": "baseline", "table": "baseline",
+            "budget": {"seconds": 100.0, "max_expansions": 1, "inner_timeout": 5.0},
+            "session": {"default_timeout": 30.0, "extra_args": ["-w", "-all"]}},
+    description="the fixed 16-tactic baseline portfolio, once at the root",
+))
+
+
+class _HardLimit(Exception):
+    pass
+
+
+def hard_limit_s(config: dict) -> int:
+    """Wall seconds after which one problem is abandoned: ``config["hard_limit_s"]`` if given,
+    else ``max(60, 10 x budget seconds)``."""
+    if "hard_limit_s" in config:
+        return max(1, int(config["hard_limit_s"]))
+    return int(max(60, 10 * float(config.get("budget", {}).get("seconds", 5.0))))
+
+
+def split_statement(text: str) -> tuple[str, str]:
+    """(session header, statement sentence) of a Rocq problem file."""
+    from lean_tools.source import parse_source
+
+    src = parse_source(text, "rocq")
+    stmt = text[src.decl_start : src.statement_end].rstrip()
+    return src.header + src.preamble, stmt if stmt.endswith(".") else stmt + "."
+
+
+def candidate_file(problem_text: str, proof: str) -> str:
+    """The problem file with ``proof`` as its body; the proof's ``Require`` sentences go just
+    before the theorem (the place the soundness verdict allows new text)."""
+    from lean_tools.source import parse_source
+    from prover.search import hoist_requires
+
+    requires, rest = hoist_requires(proof)
+    return parse_source(problem_text, "rocq").render(rest, helpers=requires)
+
+
+def search_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
+    """One built-in search on ``problem`` with the preset config in ``request.config``.
+
+    Runs in a benchmark worker's main thread (the hard limit is a ``SIGALRM``). Costs:
+    ``checker_cpu_s`` = CPU of the coqtop sessions and ``coqc`` re-checks of the search, each
+    process measured on its own (``lean_tools.sandbox.finished_cpu_seconds``); the final
+    soundness verdict is not counted (it is the benchmark's, not the prover's).
+    """
+    if problem.language != "rocq":
+        return AttemptResult(outcome="error", reason=f"the search presets run Rocq problems only, not {problem.language}")
+    limit = hard_limit_s(request.config)
+
+    def on_alarm(signum, frame):
+        raise _HardLimit
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.alarm(limit)
+    t0 = time.monotonic()
+    try:
+        return _search(problem, request.config, t0)
+    except _HardLimit:
+        return AttemptResult(outcome="timeout", reason=f"hard limit: abandoned after {limit} s",
+                             wall_s=time.monotonic() - t0)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _search(problem: BenchProblem, config: dict, t0: float) -> AttemptResult:
+    from lean_tools.rocq.session import RocqSession
+    from lean_tools.sandbox import finished_cpu_seconds
+    from prover.search import SearchBudget, baseline_table, prove_goal
+
+    from .attempt import RECHECK_REJECTED, recheck
+
+    try:
+        header, stmt = split_statement(problem.text)
+    except ValueError as e:
+        return AttemptResult(outcome="error", reason=f"parse error: {e}")
+    sess = dict(config.get("session", {}))
+    timeout = float(sess.get("default_timeout", 30.0))
+    extra = tuple(sess.get("extra_args", ()))
+    budget = SearchBudget(**config.get("budget", {}))
+    table = baseline_table() if config.get("table") == "baseline" else None
+    cpu0 = finished_cpu_seconds()
+    res = prove_goal(lambda h: RocqSession(h, default_timeout=timeout, extra_args=extra), header, stmt, "rocq",
+                     budget, table=table)
+    cpu = finished_cpu_seconds() - cpu0
+    wall = time.monotonic() - t0
+    if not res.proved:
+        reason = res.reason or "no proof found"
+        infra = reason.startswith(("SessionCrashed", "SessionOutOfMemory", "NotInstalled"))
+        return AttemptResult(outcome="error" if infra else "failed", reason=reason, checker_cpu_s=cpu, wall_s=wall)
+    text = candidate_file(problem.text, res.proof or "")
+    ok, why = recheck(problem, text, timeout=60.0)
+    if not ok:
+        return AttemptResult(outcome="failed", reason=f"{RECHECK_REJECTED}: {why}", checker_cpu_s=cpu, wall_s=wall)
+    return AttemptResult(outcome="proved", proof=text, reason=", ".join(res.tags) or why, checker_cpu_s=cpu,
+                         wall_s=wall)
