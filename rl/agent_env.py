@@ -60,7 +60,6 @@ from prover.llm.base import (
     error_response,
     parse_arguments,
 )
-
 from prover.tools import CHECK
 
 from .config import EnvConfig
@@ -184,7 +183,11 @@ class AgentEnvironment:
     ``max_sessions`` warm ``coqtop`` processes) starts on first use; ``close()`` ends it.
     """
 
-    def __init__(self, verifier, sampler, cfg: EnvConfig, *, streaming: bool = True, max_sessions: int = 4):
+    def __init__(self, verifier, sampler, cfg: EnvConfig, *, streaming: bool = True, max_sessions: int = 4,
+                 chat_model: Callable[..., PolicyChatModel] | None = None):
+        """``chat_model``: builds each episode's chat model with ``PolicyChatModel``'s arguments
+        (default ``PolicyChatModel``; ``rl.lm_agent.LMChatModel`` for a real LM writing free text)."""
+        self.chat_model = chat_model or PolicyChatModel
         self.verifier = verifier
         self.sampler = sampler
         self.cfg = cfg
@@ -245,7 +248,7 @@ class AgentEnvironment:
     def _episode(self, problem: Problem, index: int, seed: int | None, pinned: int | None,
                  latest: Callable[[], int]) -> tuple[Episode, int | None]:
         t0 = time.perf_counter()
-        llm = PolicyChatModel(self.sampler, problem, version=pinned, seed=seed, episode=index, latest_version=latest,
+        llm = self.chat_model(self.sampler, problem, version=pinned, seed=seed, episode=index, latest_version=latest,
                               streaming=self.streaming)
         final: Verdict | None = None
         reward = 0.0

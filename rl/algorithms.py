@@ -43,6 +43,23 @@ class LossInputs:
     positive: torch.Tensor  # [B] bool: sample earned the full reward
     ref_logp: torch.Tensor | None = None  # [B, T] reference policy (KL)
     entropy: torch.Tensor | None = None  # [B, T] current policy's per-token entropy, with gradient
+    norm: Norm | None = None
+    """Denominators of the aggregation; None: this batch's own counts. Under data parallelism the
+    trainer passes the counts summed over all ranks, so each rank's loss is its share of the
+    global loss (normalised by the global sequence and token counts)."""
+
+
+@dataclass(frozen=True)
+class Norm:
+    """Counts the loss is normalised by: sequences, real tokens, tokens of positive samples."""
+
+    seqs: float
+    tokens: float
+    pos_tokens: float
+
+    @staticmethod
+    def of(mask: torch.Tensor, positive: torch.Tensor) -> Norm:
+        return Norm(float(mask.shape[0]), float(mask.sum()), float((mask * positive.float().unsqueeze(-1)).sum()))
 
 
 @dataclass
@@ -78,12 +95,13 @@ class Algorithm:
         return centred / (rewards.std(unbiased=True) + self.cfg.std_eps)
 
     # -- loss ---------------------------------------------------------------------------
-    def aggregate(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    def aggregate(self, x: torch.Tensor, mask: torch.Tensor, norm: Norm) -> torch.Tensor:
         per_seq = (x * mask).sum(-1) / mask.sum(-1).clamp(min=1.0)
-        return per_seq.mean()
+        return per_seq.sum() / max(norm.seqs, 1.0)
 
     def loss(self, inp: LossInputs) -> LossOutput:
         cfg, m = self.cfg, inp.mask
+        norm = inp.norm or Norm.of(m, inp.positive)
         adv = inp.advantages.unsqueeze(-1)
         ratio = torch.exp(inp.logp - inp.old_logp)
         clipped = ratio.clamp(1.0 - self.eps_low, 1.0 + self.eps_high)
@@ -98,15 +116,15 @@ class Algorithm:
             d = inp.ref_logp - inp.logp
             kl = torch.exp(d) - d - 1.0
             x = x + cfg.kl_coef * kl
-        loss = self.aggregate(x, m)
+        loss = self.aggregate(x, m, norm)
         pos_nll = torch.zeros(())
         if cfg.pos_nll_coef > 0:
             pm = m * inp.positive.float().unsqueeze(-1)
-            if pm.sum() > 0:
-                pos_nll = -(inp.logp * pm).sum() / pm.sum()
+            if norm.pos_tokens > 0:
+                pos_nll = -(inp.logp * pm).sum() / norm.pos_tokens
                 loss = loss + cfg.pos_nll_coef * pos_nll
         if cfg.entropy_coef > 0 and inp.entropy is not None:
-            loss = loss - cfg.entropy_coef * self.aggregate(inp.entropy, m)
+            loss = loss - cfg.entropy_coef * self.aggregate(inp.entropy, m, norm)
         n = m.sum().clamp(min=1.0)
         was_clipped = ((ratio * adv) > (clipped * adv)).float()  # min chose the clipped branch
         stats = {
@@ -138,8 +156,8 @@ class DAPO(Algorithm):
             return reward + ((L_max - L_cache) - length) / L_cache
         return reward - 1.0
 
-    def aggregate(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        return (x * mask).sum() / mask.sum().clamp(min=1.0)
+    def aggregate(self, x: torch.Tensor, mask: torch.Tensor, norm: Norm) -> torch.Tensor:
+        return (x * mask).sum() / max(norm.tokens, 1.0)
 
 
 class DrGRPO(Algorithm):
@@ -150,9 +168,9 @@ class DrGRPO(Algorithm):
     def advantages(self, rewards: torch.Tensor) -> torch.Tensor:
         return rewards - rewards.mean()
 
-    def aggregate(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        norm = self.cfg.dr_grpo_norm_tokens or self.max_new_tokens
-        return (x * mask).sum() / (x.shape[0] * norm)
+    def aggregate(self, x: torch.Tensor, mask: torch.Tensor, norm: Norm) -> torch.Tensor:
+        length = self.cfg.dr_grpo_norm_tokens or self.max_new_tokens
+        return (x * mask).sum() / (max(norm.seqs, 1.0) * length)
 
 
 def build_algorithm(cfg: AlgorithmConfig, max_new_tokens: int) -> Algorithm:

@@ -27,7 +27,7 @@ def save(output_dir: str | Path, *, trainer, sampler, problems, step: int, versi
     state = {
         "step": step,
         "version": version,
-        "model": trainer.model.state_dict(),
+        "model": trainer.module.state_dict(),
         "optimizer": trainer.opt.state_dict(),
         "reference": trainer.ref.state_dict() if trainer.ref is not None else None,
         "trainer_gen": trainer.gen.get_state(),
@@ -53,7 +53,7 @@ def load(output_dir: str | Path) -> dict | None:
 
 def restore(state: dict, *, trainer, sampler, problems) -> tuple[int, int]:
     """Apply a loaded checkpoint; returns (step, version)."""
-    trainer.model.load_state_dict(state["model"])
+    trainer.module.load_state_dict(state["model"])
     trainer.opt.load_state_dict(state["optimizer"])
     if trainer.ref is not None and state.get("reference") is not None:
         trainer.ref.load_state_dict(state["reference"])

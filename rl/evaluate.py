@@ -45,7 +45,7 @@ def sweep(run: Path, samples: int, ks: list[int], *, temperature: float | None =
                 st = checkpoint.load(run)
                 if st is None:
                     raise FileNotFoundError(f"no checkpoint in {run}")
-                job.trainer.model.load_state_dict(st["model"])
+                job.trainer.module.load_state_dict(st["model"])
                 job.version = int(st["version"])
                 job.sampler.push(job.trainer.state_dict_for_sampler(), job.version)
             groups = list(job.pool.map(lambda ip: job.env.run_group(ip[1], samples, seed=20_000_000 + ip[0]),

@@ -37,12 +37,10 @@ class Job:
 
         from . import curriculum
         from .algorithms import build_algorithm
-        from .distributed import maybe_fsdp, ray_remote_check
+        from .distributed import init_world, remote_verdict
         from .env import Environment
         from .policy import build_model
-        from .samplers import TorchSampler, TransformersSampler
         from .sampling import ProblemSampler
-        from .trainer import Trainer
         from .verifier import Verifier
 
         self.cfg = cfg
@@ -50,44 +48,43 @@ class Job:
         tc, sc, cc = cfg.trainer, cfg.sampler, cfg.curriculum
         if tc.torch_threads:
             torch.set_num_threads(tc.torch_threads)
-        device = "cuda" if tc.device == "cuda" or (tc.device == "auto" and torch.cuda.is_available()) else "cpu"
+        self.world = init_world(tc.device)
+        """Ranks under torchrun (``rl.distributed``); each rank rolls out its share of the groups."""
+        if tc.batch_groups % self.world.size:
+            raise ValueError(f"trainer.batch_groups = {tc.batch_groups} does not split over {self.world.size} ranks")
+        self.local_groups = tc.batch_groups // self.world.size
+        device = self.world.device
         self.device = device
         torch.manual_seed(tc.seed)
         self.train_set, self.heldout = curriculum.generate(cc.families, cc.max_difficulty, cc.train_size,
                                                            cc.heldout_size, cc.seed)
-        self.problems = ProblemSampler(self.train_set, seed=tc.seed, filtering=cc.difficulty_filter,
-                                       window=cc.filter_window, filter_weight=cc.filter_weight)
-        model = build_model(cfg.model, sc.max_new_tokens)
+        self.problems = ProblemSampler(self.train_set, seed=tc.seed + 7919 * self.world.rank,
+                                       filtering=cc.difficulty_filter, window=cc.filter_window,
+                                       filter_weight=cc.filter_weight)
         self.algorithm = build_algorithm(cfg.algorithm, sc.max_new_tokens)
-        self.trainer = Trainer(maybe_fsdp(model), self.algorithm, tc, max_prompt_chars=cfg.model.max_prompt_chars,
-                               temperature=sc.temperature, device=device,
-                               keep_reference=cfg.algorithm.kl_coef > 0 and cfg.checkpoint.keep_reference,
-                               end_bias=cfg.model.end_bias)
-        kw = {"max_prompt_chars": cfg.model.max_prompt_chars, "max_new_tokens": sc.max_new_tokens,
-              "temperature": sc.temperature, "keep": cfg.async_.max_staleness + 2, "seed": tc.seed,
-              "device": device, "end_bias": cfg.model.end_bias}
-        if sc.type == "torch":
-            self.sampler = TorchSampler(self.trainer.model, **kw)
-        elif sc.type == "transformers":
-            self.sampler = TransformersSampler(self.trainer.model, **kw)
-        else:  # pragma: no cover - needs vllm
-            from .samplers import VLLMSampler
+        keep_ref = cfg.algorithm.kl_coef > 0 and cfg.checkpoint.keep_reference
+        if cfg.model.type == "lm":
+            from .lm_job import build_lm_parts
 
-            model_dir = self.out / "hf_policy"
-            self.trainer.model.lm.save_pretrained(model_dir)
-            self.sampler = VLLMSampler(str(model_dir), max_prompt_chars=cfg.model.max_prompt_chars,
-                                       max_new_tokens=sc.max_new_tokens, temperature=sc.temperature, seed=tc.seed)
+            self.trainer, self.sampler = build_lm_parts(cfg, self.algorithm, self.out, self.world, keep_ref)
+        else:
+            self.trainer, self.sampler = self._tactic_parts(cfg, build_model(cfg.model, sc.max_new_tokens), keep_ref)
         if verifier is None:
-            remote = ray_remote_check(cfg.async_.ray_address) if cfg.async_.ray_address else None
+            remote = remote_verdict(cfg.async_.ray_address) if cfg.async_.ray_address else None
             verifier = Verifier(mode=cfg.env.verifier, prescreen=cfg.env.prescreen, cache=cfg.env.cache_verdicts,
                                 timeout=cfg.env.check_timeout, remote_check=remote)
         self.verifier = verifier
-        if cfg.env.loop == "agent":
+        if cfg.env.loop == "agent" or cfg.model.type == "lm":
             from .agent_env import AgentEnvironment
 
+            chat_model = None
+            if cfg.model.type == "lm":
+                from .lm_agent import lm_chat_factory
+
+                chat_model = lm_chat_factory(self.sampler, cfg)
             # Up to 4 warm sessions per rollout thread: one per curriculum header, so they rarely evict each other.
             self.env = AgentEnvironment(verifier, self.sampler, cfg.env, streaming=cfg.async_.streaming,
-                                        max_sessions=min(16, 4 * cfg.async_.rollout_workers))
+                                        max_sessions=min(16, 4 * cfg.async_.rollout_workers), chat_model=chat_model)
         else:
             self.env = Environment(verifier, self.sampler, cfg.env, streaming=cfg.async_.streaming)
         self.version = 0
@@ -95,6 +92,28 @@ class Job:
         self.pool = ThreadPoolExecutor(cfg.async_.rollout_workers, thread_name_prefix="sync-rollout")
         """Persistent threads, so each keeps its warm proof-assistant sessions across steps."""
         self.sampler.push(self.trainer.state_dict_for_sampler(), self.version)
+
+    def _tactic_parts(self, cfg: RLConfig, model, keep_ref: bool):
+        """Trainer and sampler of the tactic-token policies (``rl.policy``)."""
+        from .samplers import TorchSampler, TransformersSampler, VLLMSampler
+        from .trainer import Trainer
+
+        tc, sc = cfg.trainer, cfg.sampler
+        trainer = Trainer(model, self.algorithm, tc, max_prompt_chars=cfg.model.max_prompt_chars,
+                          temperature=sc.temperature, device=self.device, keep_reference=keep_ref,
+                          end_bias=cfg.model.end_bias, world=self.world)
+        kw = {"max_prompt_chars": cfg.model.max_prompt_chars, "max_new_tokens": sc.max_new_tokens,
+              "temperature": sc.temperature, "keep": cfg.async_.max_staleness + 2, "seed": tc.seed,
+              "device": self.device, "end_bias": cfg.model.end_bias}
+        if sc.type == "torch":
+            return trainer, TorchSampler(trainer.module, **kw)
+        if sc.type == "transformers":
+            return trainer, TransformersSampler(trainer.module, **kw)
+        model_dir = self.out / "hf_policy"
+        trainer.module.lm.save_pretrained(model_dir)
+        return trainer, VLLMSampler(str(model_dir), max_prompt_chars=cfg.model.max_prompt_chars,
+                                    max_new_tokens=sc.max_new_tokens, temperature=sc.temperature, seed=tc.seed,
+                                    end_bias=cfg.model.end_bias, weights_dir=self.out / "pushed_weights")
 
     # -- counters ----------------------------------------------------------------------------
     def counters(self) -> dict[str, int]:
@@ -136,6 +155,7 @@ def group_to_samples(job: Job, episodes: list[Episode]):
     from .policy import END
     from .trainer import TrainSample
 
+    lm = job.cfg.model.type == "lm"
     valid = [e for e in episodes if trainable(e)]
     if len(valid) < 2:
         return [], False
@@ -147,7 +167,8 @@ def group_to_samples(job: Job, episodes: list[Episode]):
     out = []
     for e, a in zip(valid, adv):
         for t in e.turns:
-            acts = tuple(t.actions) + ((END,) if t.ended else ())
+            # tactic policies: END is implicit in ``ended``; a real LM's token ids already hold its EOS
+            acts = tuple(t.actions) + ((END,) if t.ended and not lm else ())
             out.append(TrainSample(prompt=t.prompt, actions=acts, sampler_logprobs=t.logprobs, advantage=a,
                                    positive=e.solved, staleness=job.version - t.policy_version))
     return out, True
@@ -159,7 +180,7 @@ class _Workers:
     def __init__(self, job: Job):
         self.job = job
         cfg = job.cfg
-        self.q: queue.Queue = queue.Queue(maxsize=cfg.trainer.batch_groups * (cfg.async_.max_staleness + 1))
+        self.q: queue.Queue = queue.Queue(maxsize=job.local_groups * (cfg.async_.max_staleness + 1))
         self.stop_flag = threading.Event()
         self.lock = threading.Lock()
         self.threads = [threading.Thread(target=self._run, daemon=True, name=f"rollout-{i}")
@@ -199,8 +220,8 @@ def _collect_sync(job: Job, stats: dict) -> list:
     cfg = job.cfg
     groups: list = []
     rounds = 0
-    while len(groups) < cfg.trainer.batch_groups and rounds <= cfg.algorithm.max_refill_rounds:
-        need = cfg.trainer.batch_groups - len(groups)
+    while len(groups) < job.local_groups and rounds <= cfg.algorithm.max_refill_rounds:
+        need = job.local_groups - len(groups)
         draws = []
         for _ in range(need):
             p = job.problems.draw()
@@ -227,7 +248,7 @@ def _account(job: Job, problem: Problem, eps: list[Episode], stats: dict, groups
 def _collect_async(job: Job, workers: _Workers, stats: dict) -> list:
     cfg = job.cfg
     groups: list = []
-    while len(groups) < cfg.trainer.batch_groups:
+    while len(groups) < job.local_groups:
         problem, eps = workers.q.get()
         versions = [t.policy_version for e in eps for t in e.turns]
         if versions and job.version - min(versions) > cfg.async_.max_staleness:
@@ -247,6 +268,7 @@ def train(cfg: RLConfig, output_dir: str | Path, *, verifier=None, log=print) ->
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(cfg.dump(), indent=2))
     job = Job(cfg, out, verifier=verifier)
+    main = job.world.is_main  # rank 0 alone evaluates and writes outputs
     resumed = False
     if cfg.checkpoint.resume:
         st = checkpoint.load(out)
@@ -255,11 +277,11 @@ def train(cfg: RLConfig, output_dir: str | Path, *, verifier=None, log=print) ->
             job.sampler.push(job.trainer.state_dict_for_sampler(), job.version)
             resumed = True
             log(f"resumed from step {job.step}")
-    writer = MetricsWriter(out, tensorboard=cfg.output.tensorboard, append=resumed)
+    writer = MetricsWriter(out, tensorboard=cfg.output.tensorboard, append=resumed) if main else _NoWriter()
     summary: dict = {"resumed_at": job.step if resumed else None, "modes": {}}
     workers = None
     try:
-        if not resumed:
+        if not resumed and main:
             before = job.evaluate()
             writer.evaluation({**before, "when": "before"})
             summary["heldout_before"] = before
@@ -285,7 +307,7 @@ def train(cfg: RLConfig, output_dir: str | Path, *, verifier=None, log=print) ->
             eps = stats["episodes"]
             writer.rollouts(eps)
             row = _row(job, mode, res, samples, eps, stats, wait, wall, {k: c1[k] - c0[k] for k in c1})
-            if cfg.trainer.eval_every and job.step % cfg.trainer.eval_every == 0 and job.step < cfg.trainer.steps:
+            if main and cfg.trainer.eval_every and job.step % cfg.trainer.eval_every == 0 and job.step < cfg.trainer.steps:
                 ev = job.evaluate()
                 writer.evaluation({**ev, "when": "during"})
                 row = row.model_copy(update={"heldout_pass1": ev["pass1"]})
@@ -293,12 +315,14 @@ def train(cfg: RLConfig, output_dir: str | Path, *, verifier=None, log=print) ->
             _accumulate(summary["modes"].setdefault(mode, {}), row)
             log(f"step {row.step:3d} [{mode}] loss {row.loss:+.4f} reward {row.reward_mean:.3f} "
                 f"solved {row.solved_rate:.3f} samples {row.samples} {row.step_seconds:.1f}s")
-            if cfg.checkpoint.every and job.step % cfg.checkpoint.every == 0:
+            if main and cfg.checkpoint.every and job.step % cfg.checkpoint.every == 0:
                 checkpoint.save(out, trainer=job.trainer, sampler=job.sampler, problems=job.problems,
                                 step=job.step, version=job.version)
         if workers is not None:
             workers.stop()
             workers = None
+        if not main:
+            return summary
         checkpoint.save(out, trainer=job.trainer, sampler=job.sampler, problems=job.problems,
                         step=job.step, version=job.version)
         after = job.evaluate()
@@ -319,6 +343,24 @@ def train(cfg: RLConfig, output_dir: str | Path, *, verifier=None, log=print) ->
         close = getattr(job.verifier, "close", None)
         if close is not None and verifier is None:
             close()
+        close_sampler = getattr(job.sampler, "close", None)
+        if close_sampler is not None:
+            close_sampler()
+        from .distributed import shutdown
+
+        shutdown(job.world)
+
+
+class _NoWriter:
+    """What ranks other than 0 write: nothing."""
+
+    def evaluation(self, row: dict) -> None: ...
+
+    def rollouts(self, episodes) -> None: ...
+
+    def step(self, row) -> None: ...
+
+    def close(self) -> None: ...
 
 
 def mode_at(cfg: RLConfig, step: int) -> str:

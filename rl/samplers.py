@@ -9,9 +9,10 @@ that streaming episodes can finish on the snapshot they started with (``sample(.
   ``torch.Generator`` seed. Covered by the tests.
 - ``TransformersSampler``: ``generate()`` of an HF model with a logits processor that restricts
   tokens to the action range. Covered by a test with a tiny random GPT-2.
-- ``VLLMSampler``: vLLM with ``allowed_token_ids``; weights pushed through
-  ``load_weights``. Needs the ``vllm`` extra and a GPU; not exercised by the tests here and
-  only a single snapshot (no streaming on old versions). Imported lazily.
+- ``VLLMSampler``: a vLLM V1 engine with ``allowed_token_ids``; weights pushed through the
+  workers' ``reload_weights`` (``rl.vllm_engine``). Single snapshot (no streaming on old
+  versions). The weight push itself is tested in the ``llm`` tier (``tests/rl/test_vllm_push.py``,
+  on a real Llama folder); the real-LM sampler is ``rl.lm_samplers``.
 """
 
 from __future__ import annotations
@@ -220,57 +221,58 @@ class TransformersSampler(_SamplerBase):
         return v, comps
 
 
-class VLLMSampler:  # pragma: no cover - needs vllm and a GPU
-    """vLLM engine over a saved HF model directory; ``push`` loads trainer weights in place.
+class VLLMSampler:
+    """A vLLM V1 engine over a saved ``HFPolicy`` folder (``rl.vllm_engine.VLLMEngine``).
 
-    Untested here (no vLLM, no GPU). The weight push uses the engine's model runner
-    ``load_weights`` (its location differs across vLLM versions: checked at push time).
-    """
+    ``push`` hands the trainer's state dict to the running engine under the checkpoint names
+    its loader expects (the ``HFPolicy`` wrapper's ``lm.`` prefix removed). One snapshot only:
+    ``sample(version=v)`` for an older ``v`` raises ``SnapshotGone``. Actions are sampled in
+    two calls (the first token may not be END, as in the other samplers); the END bias of
+    ``model.end_bias`` has no vLLM counterpart, so this sampler needs ``end_bias = 0``."""
 
     def __init__(self, model_dir: str, *, max_prompt_chars: int, max_new_tokens: int,
-                 temperature: float = 1.0, seed: int = 0, gpu_memory_utilization: float = 0.3):
-        import vllm
+                 temperature: float = 1.0, seed: int = 0, end_bias: float = 0.0, weights_dir=None):
+        from .vllm_engine import VLLMEngine
 
-        self.llm = vllm.LLM(model=model_dir, seed=seed, gpu_memory_utilization=gpu_memory_utilization,
-                            skip_tokenizer_init=True, enforce_eager=True)
+        if end_bias:
+            raise ValueError("sampler.type = 'vllm' with the tactic-token policy needs model.end_bias = 0")
+        self.engine = VLLMEngine(model_dir, transport="iterator", weights_dir=weights_dir, seed=seed,
+                                 max_model_len=max_prompt_chars + max_new_tokens + 4, tokenizer=False)
         self.max_prompt_chars = max_prompt_chars
         self.max_new_tokens = max_new_tokens
         self.temperature = temperature
-        self._version = -1
 
     @property
     def version(self) -> int:
-        return self._version
+        return self.engine.version
 
     def push(self, state_dict: dict, version: int) -> None:
-        engine = self.llm.llm_engine
-        runner = getattr(getattr(engine, "model_executor", None), "driver_worker", None)
-        model = runner.model_runner.model if runner is not None else None
-        if model is None or not hasattr(model, "load_weights"):
-            raise RuntimeError("this vLLM version exposes no model_runner.model.load_weights for weight push")
-        model.load_weights(("lm." + k if not k.startswith("lm.") else k, v) for k, v in state_dict.items())
-        self._version = version
+        self.engine.push(((k.removeprefix("lm."), v) for k, v in state_dict.items()), version)
+
+    def close(self) -> None:
+        self.engine.close()
 
     def sample(self, prompts: list[str], version: int | None = None, seed: int | None = None
                ) -> tuple[int, list[Completion]]:
-        import vllm
-
-        if version is not None and version != self._version:
-            raise SnapshotGone(f"vLLM holds only version {self._version}")
+        if version is not None and version != self.engine.version:
+            raise SnapshotGone(f"vLLM holds only version {self.engine.version}")
         allowed = list(range(ACT0 + 1, ACT0 + len(ACTIONS)))
-        first = vllm.SamplingParams(temperature=self.temperature, max_tokens=1, logprobs=0, allowed_token_ids=allowed,
-                                    seed=seed)
-        rest = vllm.SamplingParams(temperature=self.temperature, max_tokens=self.max_new_tokens - 1, logprobs=0,
-                                   allowed_token_ids=[ACT0 + END] + allowed, stop_token_ids=[ACT0 + END])
         enc = [encode_prompt(p, self.max_prompt_chars) for p in prompts]
-        o1 = self.llm.generate([{"prompt_token_ids": e} for e in enc], first, use_tqdm=False)
-        enc2 = [e + list(o.outputs[0].token_ids) for e, o in zip(enc, o1)]
-        o2 = self.llm.generate([{"prompt_token_ids": e} for e in enc2], rest, use_tqdm=False)
-        comps = []
-        for a, b in zip(o1, o2):
-            toks = list(a.outputs[0].token_ids) + list(b.outputs[0].token_ids)
-            lps = [next(iter(d.values())).logprob for d in (a.outputs[0].logprobs + b.outputs[0].logprobs)]
+        v1, o1 = self.engine.generate(enc, max_tokens=1, temperature=self.temperature, seed=seed,
+                                      allowed_token_ids=allowed)
+        enc2 = [e + list(o[0].token_ids) for e, o in zip(enc, o1)]
+        comps: list[Completion] = []
+        rest: list = [[None]] * len(enc)
+        if self.max_new_tokens > 1:
+            v2, rest = self.engine.generate(enc2, max_tokens=self.max_new_tokens - 1, temperature=self.temperature,
+                                            seed=seed, allowed_token_ids=[ACT0 + END] + allowed,
+                                            stop_token_ids=[ACT0 + END])
+            if v2 != v1:
+                raise SnapshotGone(f"weights moved from {v1} to {v2} while sampling")
+        for a, b in zip(o1, rest):
+            toks = list(a[0].token_ids) + (list(b[0].token_ids) if b[0] is not None else [])
+            lps = list(a[0].logprobs) + (list(b[0].logprobs) if b[0] is not None else [])
             ended = bool(toks) and toks[-1] == ACT0 + END
             acts = tuple(t - ACT0 for t in toks if t != ACT0 + END)
             comps.append(Completion(acts, tuple(lps[: len(acts) + int(ended)]), ended))
-        return self._version, comps
+        return v1, comps

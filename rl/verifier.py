@@ -17,7 +17,8 @@ Order of work for one candidate (each step documented because each changes cost,
 
 Infrastructure failures (coqtop crash, timeout) in the prescreen fall through to the full
 verdict; in the full verdict they become ``accepted=False`` with the reason recorded.
-With ``ray_address`` set, step 4 runs as a Ray task (``rl.distributed``).
+With ``ray_address`` set, step 4 (``full_verdict``, the same function) runs as a Ray task
+(``rl.distributed.remote_verdict``).
 """
 
 from __future__ import annotations
@@ -57,6 +58,38 @@ def _soundness_verify() -> Callable | None:
     return getattr(mod, "verify", None)
 
 
+def full_verdict(problem_text: str, candidate_text: str, timeout: float, mode: str = "auto") -> tuple[bool, str]:
+    """Step 4, the only step that can accept: (accepted, reason) for a whole candidate file.
+
+    ``lean_tools.soundness.verify(problem_text, candidate_text, "rocq")`` (statement unchanged,
+    fresh ``coqc``, ``Print Assumptions`` in a separate process, its own static screens) when
+    importable or ``mode = "soundness"``; else (``mode = "checker"``, or soundness missing
+    under "auto") a fresh sandboxed ``coqc`` of the candidate after ``static_screen`` of the
+    part that differs from the problem. The local ``Verifier`` and the Ray task
+    (``rl.distributed.remote_verdict``) both call this one function."""
+    verify = _soundness_verify() if mode in ("auto", "soundness") else None
+    if mode == "soundness" and verify is None:
+        raise ImportError("verifier = 'soundness' but lean_tools.soundness.verify is not importable")
+    if verify is not None:
+        v = verify(problem_text, candidate_text, "rocq", timeout=timeout)
+        return bool(v.accepted), str(v.reason)
+    head = problem_text.split("Proof.", 1)[0]
+    if not candidate_text.startswith(head):
+        return False, "the candidate changes the statement or its header"
+    body = candidate_text[len(head):].removeprefix("Proof.").strip().removesuffix("Qed.")
+    reason = static_screen(body)
+    if reason:
+        return False, reason
+    from lean_tools.rocq.checker import RocqChecker
+
+    fc = RocqChecker().check_file(candidate_text, timeout=timeout)
+    if fc.ok:
+        return True, "compiled in a fresh coqc"
+    if fc.timed_out:
+        return False, "checker timed out"
+    return False, fc.errors[0].text if fc.errors else f"coqc returned {fc.returncode}"
+
+
 class Verifier:
     """Thread-safe verdicts with counters. ``close()`` ends the warm sessions it opened."""
 
@@ -67,19 +100,19 @@ class Verifier:
         prescreen: bool = True,
         cache: bool = True,
         timeout: float = 30.0,
-        remote_check: Callable[[str, float], tuple[bool, str]] | None = None,
+        remote_check: Callable[[str, str, float], tuple[bool, str]] | None = None,
     ):
+        """``remote_check(problem_text, candidate_text, timeout)``: where step 4 runs instead of
+        this process (``rl.distributed.remote_verdict``: ``full_verdict`` as a Ray task)."""
         self.timeout = timeout
         self.prescreen = prescreen
         self.use_cache = cache
         self.remote_check = remote_check
-        self._verify = None
-        if mode in ("auto", "soundness"):
-            self._verify = _soundness_verify()
-            if mode == "soundness" and self._verify is None:
-                raise ImportError("verifier = 'soundness' but lean_tools.soundness.verify is not importable")
-        self.source = "soundness" if self._verify else "checker"
-        self._checker = None
+        self.mode = mode
+        verify = _soundness_verify() if mode in ("auto", "soundness") else None
+        if mode == "soundness" and verify is None:
+            raise ImportError("verifier = 'soundness' but lean_tools.soundness.verify is not importable")
+        self.source = ("soundness" if verify else "checker") + (":remote" if remote_check is not None else "")
         self._cache: dict[tuple[str, str], Verdict] = {}
         self._progress: dict[tuple[str, str, str], float] = {}
         self._lock = threading.Lock()
@@ -121,21 +154,8 @@ class Verifier:
     def _full(self, problem: Problem, script: str) -> tuple[bool, str]:
         candidate = problem.with_proof(script)
         if self.remote_check is not None:
-            return self.remote_check(candidate, self.timeout)
-        if self._verify is not None:
-            v = self._verify(problem.text, candidate, "rocq", timeout=self.timeout)
-            return bool(v.accepted), str(v.reason)
-        if self._checker is None:
-            from lean_tools.rocq.checker import RocqChecker
-
-            self._checker = RocqChecker()
-        fc = self._checker.check_file(candidate, timeout=self.timeout)
-        if fc.ok:
-            return True, "compiled in a fresh coqc"
-        if fc.timed_out:
-            return False, "checker timed out"
-        first = fc.errors[0].text if fc.errors else f"coqc returned {fc.returncode}"
-        return False, first
+            return self.remote_check(problem.text, candidate, self.timeout)
+        return full_verdict(problem.text, candidate, self.timeout, self.mode)
 
     def verdict(self, problem: Problem, script: str) -> Verdict:
         """Never raises for a bad proof; infrastructure failures become a rejected verdict."""

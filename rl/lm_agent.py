@@ -1,0 +1,131 @@
+"""A real LM as the prover agent's chat model: free-form text and ``<tool_call>`` blocks.
+
+``LMChatModel`` is a ``prover.llm.base.ChatModel`` for one RL episode of
+``rl.agent_env.AgentEnvironment`` (``model.type = "lm"``). Each ``chat()``:
+1. renders the agent's conversation to a prompt (``lm.prompt``):
+   - ``"agent"``: the agent's own messages (its system prompt, task and tool descriptions),
+     assistant tool calls replayed as ``<tool_call>`` text and tool results as user turns
+     (``prover.llm.local.template_messages``), through the tokenizer's chat template;
+   - ``"compact"``: one short system line, the goal as ``Theorem goal <statement>.`` (the
+     curriculum theorem's name gives away its family, so it is not shown), then the model's
+     own earlier answers and the checker's replies. A few hundred tokens instead of ~1,500,
+     which is what a CPU can train on;
+2. samples one completion from the sampler (version pinned for the episode, seed a pure
+   function of group, episode and turn), and
+3. answers with the text and any ``<tool_call>`` blocks parsed out of it
+   (``prover.llm.base.parse_text_tool_calls``). The agent checks a ``check`` call, or a fenced
+   proof in plain text, and replies; anything else gets the agent's own "use the tools" note.
+
+What is kept for training (``turns``): the rendered prompt, the sampled token ids (EOS
+included when sampled), their sampling log-probabilities, the policy version and the script
+the reward is computed on (the ``check`` call's proof, else the fenced block, else empty).
+The reward is never the agent's opinion: ``AgentEnvironment`` takes the full verdict.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from prover.llm.base import ChatMessage, ChatResponse, ToolSpec, Usage, parse_text_tool_calls
+
+from .agent_env import CHECK_TOOL, EpisodeInterrupted, SampledTurn, turn_seed
+from .records import Problem
+from .samplers import Completion
+
+COMPACT_SYSTEM = ("You prove Rocq (Coq) theorems. Answer with the proof's tactics in one ```coq block, "
+                  "without Proof. or Qed.")
+
+
+def proof_of(text: str, calls) -> str:
+    """The script a reply proposes: its first ``check`` call's proof, else its last fenced block, else ""."""
+    from prover.lang import spec
+
+    for c in calls:
+        if c.name == CHECK_TOOL and c.arguments is not None:
+            return str(c.arguments.get("proof") or "").strip()
+    code = spec("rocq").extract_code(text)
+    if code is None:
+        return ""
+    lines = [ln for ln in code.strip().splitlines() if ln.strip() not in ("Proof.", "Qed.")]
+    return "\n".join(lines).strip()
+
+
+def render_compact(problem: Problem, messages: Sequence[ChatMessage]) -> list[dict]:
+    out = [{"role": "system", "content": COMPACT_SYSTEM},
+           {"role": "user", "content": f"Theorem goal {problem.statement}."}]
+    for m in messages:
+        if m.role == "assistant":
+            out.append({"role": "assistant", "content": m.content})
+        elif m.role == "tool" or (m.role == "user" and len(out) > 2):
+            out.append({"role": "user", "content": m.content.replace(problem.name, "goal")[:600]})
+    return out
+
+
+class LMChatModel:
+    """One episode's chat model over an ``rl.lm_samplers`` sampler (not thread-safe; see module doc)."""
+
+    name = "rl-lm-policy"
+
+    def __init__(self, sampler, problem: Problem, *, version: int | None, seed: int | None, episode: int,
+                 latest_version: Callable[[], int], streaming: bool, prompt: str = "compact",
+                 max_prompt_tokens: int = 1024):
+        self.sampler = sampler
+        self.problem = problem
+        self.pinned = version
+        self.seed = seed
+        self.episode = episode
+        self.latest_version = latest_version
+        self.streaming = streaming
+        self.prompt_style = prompt
+        self.max_prompt_tokens = max_prompt_tokens
+        self.streamed = False
+        self.turns: list[SampledTurn] = []
+        self.tool_results: dict[str, str] = {}
+        self.gen_seconds = 0.0
+
+    def _render(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]) -> str:
+        policy = self.sampler.policy
+        if self.prompt_style == "agent":
+            from prover.llm.local import template_messages
+
+            return policy.render(template_messages(messages, tools, native=False))
+        return policy.render(render_compact(self.problem, messages))
+
+    def chat(self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling=None) -> ChatResponse:
+        if self.pinned is not None and self.latest_version() != self.pinned:
+            if not self.streaming:
+                raise EpisodeInterrupted(f"policy moved from {self.pinned} to {self.latest_version()} mid-episode")
+            self.streamed = True
+        self.tool_results.update({m.tool_call_id: m.content for m in messages if m.role == "tool" and m.tool_call_id})
+        prompt = self._render(messages, tools)
+        n_prompt = len(self.sampler.policy.encode(prompt))
+        if n_prompt > self.max_prompt_tokens:
+            return ChatResponse(error=f"prompt of {n_prompt} tokens exceeds lm.max_prompt_tokens = "
+                                f"{self.max_prompt_tokens}", finish_reason="error")
+        k = len(self.turns) + 1
+        t0 = time.perf_counter()
+        version, comp = self.sampler.sample_text(
+            prompt, version=self.pinned, seed=None if self.seed is None else turn_seed(self.seed, self.episode, k))
+        self.gen_seconds += time.perf_counter() - t0
+        self.pinned = version
+        text = self.sampler.policy.decode(comp.token_ids)
+        clean, calls = parse_text_tool_calls(text)
+        script = proof_of(text, calls)
+        call_id = calls[0].id if calls else f"text_{self.episode}_{k}"
+        self.turns.append(SampledTurn(prompt, Completion(comp.token_ids, comp.logprobs, comp.finished), script,
+                                      version, call_id))
+        finish = "tool_calls" if calls else ("stop" if comp.finished else "length")
+        return ChatResponse(text=clean, tool_calls=calls, finish_reason=finish,
+                            usage=Usage(prompt_tokens=n_prompt, completion_tokens=len(comp.token_ids)),
+                            token_ids=comp.token_ids, logprobs=comp.logprobs)
+
+
+def lm_chat_factory(sampler, cfg) -> Callable[..., LMChatModel]:
+    """The ``chat_model`` argument of ``AgentEnvironment`` for ``cfg`` (an ``RLConfig``)."""
+
+    def make(sampler_, problem, **kw) -> LMChatModel:
+        return LMChatModel(sampler_, problem, prompt=cfg.model.prompt, max_prompt_tokens=cfg.model.max_prompt_tokens,
+                           **kw)
+
+    return make
