@@ -106,7 +106,8 @@ class Workspace:
         """Run ``code`` against the problem's header + preamble. ``final_decl``: the proof body of
         the last declaration, screened for holes when deciding ``complete``."""
         self.budget.check()
-        timeout = timeout or self.config.prover.check_timeout_s
+        # a check never runs past the wall budget (by more than a second)
+        timeout = min(timeout or self.config.prover.check_timeout_s, max(1.0, self.budget.remaining_wall()))
         try:
             with self.pool.session(self.problem.language, self.env_header) as s:
                 out = s.run_command(code, timeout=timeout)
