@@ -33,12 +33,23 @@ class Budget:
         self.stopped_by: str | None = None
 
     # --- charging ------------------------------------------------------------------------
-    def charge_llm(self, tokens_in: int, tokens_out: int, *, error: str | None = None) -> None:
-        """Count one model call; ``error`` (the response's) feeds ``llm_errors_in_row``."""
+    def charge_llm(self, tokens_in: int, tokens_out: int, *, error: str | None = None, streak: bool = True) -> None:
+        """Count one model call; with ``streak``, its ``error`` (the response's) also feeds
+        ``llm_errors_in_row`` (see ``note_llm_outcome``)."""
         with self._lock:
             self.llm_calls += 1
             self.tokens_in += tokens_in
             self.tokens_out += tokens_out
+        if streak:
+            self.note_llm_outcome(error)
+
+    def note_llm_outcome(self, error: str | None) -> None:
+        """One request's outcome for the endpoint's health: None resets the streak of failed
+        calls, an error extends it. A call that was never sent because no time was left
+        ("no time left ...") says nothing about the endpoint and leaves the streak alone."""
+        if error is not None and error.startswith("no time left"):
+            return
+        with self._lock:
             if error is None:
                 self.llm_errors_in_row = 0
             else:

@@ -77,12 +77,16 @@ def call_model_many(
     with request_deadline(deadline):
         out = sample_many(llm, list(messages), n=n, sampling=sampling, response_format=response_format)
     for resp in out:
-        _charge(llm, resp, budget=budget, trace=trace, problem=problem, stage=stage, lemma=None)
+        _charge(llm, resp, budget=budget, trace=trace, problem=problem, stage=stage, lemma=None, streak=False)
+    # the endpoint's health is judged once per request, not once per sample
+    budget.note_llm_outcome(None if any(r.ok for r in out) else next((r.error for r in out if r.error), None))
     return out
 
 
-def _charge(llm: ChatModel, resp: ChatResponse, *, budget: Budget, trace: Trace, problem: str, stage: str, lemma: str | None) -> None:
-    budget.charge_llm(resp.usage.prompt_tokens, resp.usage.completion_tokens, error=resp.error)
+def _charge(
+    llm: ChatModel, resp: ChatResponse, *, budget: Budget, trace: Trace, problem: str, stage: str, lemma: str | None, streak: bool = True
+) -> None:
+    budget.charge_llm(resp.usage.prompt_tokens, resp.usage.completion_tokens, error=resp.error, streak=streak)
     backend = getattr(llm, "backend", type(llm).__name__)
     model = getattr(llm, "name", "")
     if resp.fallback is not None:

@@ -257,6 +257,8 @@ class OpenAIChat:
             return ()
         sampling = sampling or self.sampling
         out = list(self._request(messages, (), sampling, n=n, response_format=response_format))
+        if not out[0].ok:  # the request failed: every sample failed with it, no more requests
+            return tuple(out[0] for _ in range(n))
         while len(out) < n:
             more = self._request(messages, (), sampling, n=1, response_format=response_format)
             out.extend(more)
@@ -293,8 +295,8 @@ class OpenAIChat:
             tools_json = json.dumps([t.openai() for t in tools]) if tools and native else ""
             want = sampling.max_tokens
             rate = self.tokens_per_s
-            if left is not None and rate is not None:
-                want = min(want, max(MIN_COMPLETION, int(rate * (left - 1.0))))
+            if left is not None and rate is not None:  # n choices share the rate
+                want = min(want, max(MIN_COMPLETION, int(rate * (left - 1.0) / n)))
             msgs, max_tokens, err = self._fit(msgs, tools_json, want)
             if err is not None:
                 return (error_response(err, latency_s=time.monotonic() - t0, attempts=attempts),)
@@ -332,7 +334,7 @@ class OpenAIChat:
             except openai.APITimeoutError:
                 last_error = f"timeout after {kwargs['timeout']:.0f}s"
                 with self._lock:  # it could not produce max_tokens in that time: expect less
-                    bound = 0.7 * max_tokens / max(1.0, kwargs["timeout"])
+                    bound = 0.7 * max_tokens * n / max(1.0, kwargs["timeout"])
                     self.tokens_per_s = bound if self.tokens_per_s is None else min(self.tokens_per_s, bound)
             except openai.APIConnectionError as e:
                 last_error = f"connection failed: {_cause(e)}"

@@ -248,3 +248,25 @@ def test_standin_is_strict_about_what_vllm_rejects():
         assert post(s.url, {**base, "messages": [{"role": "robot", "content": "hi"}]}) == 400
         assert post(s.url, {**base, "model": "other"}) == 404
         assert post(s.url, {**base, "max_tokens": 10}) == 200
+
+
+def test_chat_many_failed_request_is_n_failures_from_one_request():
+    with VLLMStandIn([Reply(status=400, error="bad request")]) as s:
+        out = client(s).chat_many(ASK, n=4)
+    assert len(out) == 4 and all(not r.ok for r in out) and len(s.requests) == 1
+
+
+def test_endpoint_health_counts_requests_not_samples_nor_unsent_calls():
+    from prover.budget import Budget
+    from prover.chat import call_model_many
+    from prover.config import BudgetConfig
+    from prover.trace import Trace
+
+    b = Budget(BudgetConfig(wall_s=60.0))
+    with VLLMStandIn([Reply(status=400, error="bad request")]) as s:
+        call_model_many(client(s), ASK, n=4, budget=b, trace=Trace(None), problem="p", stage="informal")
+    assert b.llm_calls == 4 and b.llm_errors_in_row == 1
+    b.charge_llm(0, 0, error="no time left in the budget")
+    assert b.llm_errors_in_row == 1
+    b.charge_llm(5, 5)
+    assert b.llm_errors_in_row == 0
