@@ -1565,6 +1565,10 @@ class ProblemContext:
     """The header's open scope (Rocq), e.g. ``R_scope``."""
     big_numbers: tuple[str, ...] = ()
     """Numerals >= 5000 in the statement: Rocq prints them in ``nat`` as ``of_num_uint`` terms."""
+    inductives: tuple[str, ...] = ()
+    """``Inductive`` types the header declares (induction candidates, ``induction.py``)."""
+    fixpoints: tuple = ()
+    """The header's ``Fixpoint``s with their recursion depth (``induction.Fixpoint``)."""
 
     @classmethod
     def of(cls, header: str, statement: str, language: str) -> ProblemContext:
@@ -1573,7 +1577,11 @@ class ProblemContext:
             return cls(local_defs=defs)
         defs = tuple(re.findall(r"^\s*(?:Definition|Fixpoint|Let)\s+([A-Za-z_][\w']*)", header, re.MULTILINE))
         big = tuple(sorted({n for n in re.findall(r"(?<![\w.])(\d{4,})(?![\w.])", statement) if int(n) >= 5000}))
-        return cls(local_defs=defs, scope=open_scope(header), big_numbers=big)
+        from .induction import header_fixpoints, header_inductives
+
+        return cls(
+            local_defs=defs, scope=open_scope(header), big_numbers=big, inductives=header_inductives(header), fixpoints=header_fixpoints(header)
+        )
 
 
 @dataclass(frozen=True)
@@ -1615,7 +1623,9 @@ class TacticTable:
         g = parse_goal(goal_text, self.language, others)
         if self.language == "rocq":
             d = rocq_domain(g, ctx.scope)
-            return _rocq_closers(g, d, depth), _rocq_steps(g, d, ctx)
+            from .families import extra_closers  # the families kept in their own modules
+
+            return _rocq_closers(g, d, depth) + extra_closers(g, d, ctx, depth), _rocq_steps(g, d, ctx)
         from .tactics_lean import lean_candidates
 
         return lean_candidates(g)

@@ -1,0 +1,192 @@
+"""Induction families: structural induction over any inductive type in sight, and induction
+along the recursion of a user ``Fixpoint`` (one-step and two-step recursions).
+
+Each family is a small function ``(goal, domain, context) -> candidates`` with the goal shape
+it answers in its docstring. All of them are closers: the induction, then ``simpl`` (``cbn``
+on the user's functions over ``R``, where ``simpl`` would unfold ``INR`` and the numerals),
+then the induction hypotheses rewritten, then the arithmetic closers of the domain. A closer
+that leaves a goal open fails as a whole, so a wrong guess costs one timeout.
+
+What is covered: variables of the goal whose type is ``list``, ``option``, ``nat``, ``bool``,
+``prod`` or an ``Inductive`` of the problem's header (trees ...); the induction hypotheses are
+rewritten by their generated names (``IHl``, ``IHt1``/``IHt2`` ...); other variables of the
+conclusion are generalised first in a second variant (accumulator-style lemmas). Fixpoints
+whose patterns go two constructors deep (``S (S m)``) get strong induction
+(``lt_wf_ind``) and a case split two levels deep, so that both recursive calls meet an
+induction hypothesis.
+
+What is not covered: mutual inductives, nested induction (lists of trees), functional
+induction schemes (``Functional Scheme`` needs a command, not a tactic).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .tactics import Candidate, Domain, GoalInfo, ProblemContext
+
+STD_RECURSIVE = ("list", "nat")
+"""Recursive standard types whose variables get ``induction``."""
+STD_FLAT = ("option", "bool", "prod", "sum")
+"""Non-recursive standard types: ``destruct`` is the induction."""
+
+
+@dataclass(frozen=True)
+class Fixpoint:
+    """A ``Fixpoint`` of the header: its name and how many constructors deep its patterns go."""
+
+    name: str
+    depth: int
+
+
+def header_inductives(header: str) -> tuple[str, ...]:
+    """Names of the ``Inductive`` types the header declares (``Inductive bt : Type := ...``)."""
+    return tuple(dict.fromkeys(re.findall(r"(?:^|\n)\s*Inductive\s+([A-Za-z_][\w']*)", header)))
+
+
+def header_fixpoints(header: str) -> tuple[Fixpoint, ...]:
+    """The header's ``Fixpoint``s with their pattern depth: ``S (S m)`` or ``x :: y :: r`` is 2."""
+    out = []
+    parts = re.split(r"(?:^|\n)\s*(?=Fixpoint\s)", header)
+    for part in parts:
+        m = re.match(r"Fixpoint\s+([A-Za-z_][\w']*)", part)
+        if not m:
+            continue
+        body = part.split(".\n")[0]
+        depth = 1
+        if re.search(r"\|\s*S\s*\(\s*S\b", body) or re.search(r"\|\s*\w+\s*::\s*\w+\s*::", body):
+            depth = 2
+        out.append(Fixpoint(m.group(1), depth))
+    return tuple(out)
+
+
+def _type_head(t: str) -> str:
+    t = t.strip()
+    while t.startswith("(") and t.endswith(")"):
+        t = t[1:-1].strip()
+    m = re.match(r"[A-Za-z_][\w'.]*", t)
+    return m.group(0) if m else ""
+
+
+def inductive_vars(g: GoalInfo, inductives: tuple[str, ...]) -> list[tuple[str, str]]:
+    """``(variable, type head)`` for the goal's variables of an inductive type that occur in the
+    conclusion, standard recursive types first, then the header's, then the flat ones."""
+    known = STD_RECURSIVE + tuple(inductives) + STD_FLAT
+    out = []
+    for h in g.hyps:
+        head = _type_head(h.type)
+        if head not in known or "->" in h.type or "forall" in h.type:
+            continue
+        for n in h.names:
+            if re.search(rf"(?<![\w']){re.escape(n)}(?![\w'])", g.concl):
+                out.append((n, head))
+    return sorted(out, key=lambda vh: known.index(vh[1]))
+
+
+def _finish(d: Domain) -> str:
+    """The closers tried on every goal the induction leaves, after the IH rewrites."""
+    if d.real:
+        return "solve [reflexivity | lra | nra | field | ring | auto]"
+    return "solve [reflexivity | lia | nia | ring | congruence | auto | (f_equal; auto)]"
+
+
+def _ih_rewrites(v: str) -> str:
+    """Rewrite with the induction hypotheses Rocq names after ``v`` (``IHv``, ``IHv1``, ``IHv2``
+    for a binary tree), each where it applies; names that do not exist are skipped."""
+    return "; ".join(f"try rewrite IH{v}{k}" for k in ("", "0", "1", "2"))
+
+
+def _others(g: GoalInfo, v: str) -> list[str]:
+    """Other variables of the conclusion (not propositions) that an induction on ``v`` should
+    generalise: they may change in the recursive call."""
+    out = []
+    for h in g.hyps:
+        if "->" in h.type or re.search(r"[=<>]", h.type):
+            continue
+        for n in h.names:
+            if n != v and re.search(rf"(?<![\w']){re.escape(n)}(?![\w'])", g.concl) and _type_head(h.type) not in ("Type", "Set", "Prop"):
+                out.append(n)
+    return out
+
+
+def structural_induction(g: GoalInfo, d: Domain, ctx: ProblemContext, limit: int = 2) -> list[Candidate]:
+    """Goal: a statement about a variable of an inductive type (``total (map f l) = total l +
+    length l``, ``nodes (flip t) = nodes t``, ``option_map id o = o``). Why: functions defined by
+    recursion on that type compute on constructors; after ``simpl`` the recursive case is the
+    induction hypothesis plus arithmetic. Flat types (``option``, ``bool``) are destructed."""
+    out: list[Candidate] = []
+    unfold = _unfold(g, d, ctx)
+    fin = _finish(d)
+    for v, head in inductive_vars(g, ctx.inductives)[:limit]:
+        if head == "nat" and d.real and not re.search(r"\bINR\b|\bsum_f_R0\b", g.concl) and not ctx.fixpoints:
+            continue
+        if head in STD_FLAT:
+            out.append(Candidate(tactic=f"destruct {v}; {unfold}; {fin}", kind="close", timeout=2, tag="destruct-ind"))
+            continue
+        casts = "; rewrite ?S_INR, ?plus_INR, ?mult_INR; try change (INR 0) with 0 in *" if d.real else ""
+        body = f"{unfold}; {_ih_rewrites(v)}{casts}; {fin}"
+        out.append(Candidate(tactic=f"induction {v}; {body}", kind="close", timeout=3, tag="induction-struct"))
+        others = _others(g, v)
+        if others:
+            gen = "; ".join(f"generalize dependent {o}" for o in others)
+            out.append(Candidate(tactic=f"{gen}; induction {v}; intros; {body}", kind="close", timeout=3, tag="induction-gen"))
+    return out
+
+
+def _unfold(g: GoalInfo, d: Domain, ctx: ProblemContext) -> str:
+    """``simpl in *``, or over ``R`` ``cbn`` restricted to the user's functions in sight (``simpl``
+    would unfold ``INR`` and the real numerals)."""
+    if not d.real:
+        return "simpl in *"
+    names = [f.name for f in ctx.fixpoints if re.search(rf"\b{re.escape(f.name)}\b", g.all_text)]
+    return f"cbn [{' '.join(names)}] in *" if names else "idtac"
+
+
+def recursion_induction(g: GoalInfo, d: Domain, ctx: ProblemContext, limit: int = 1) -> list[Candidate]:
+    """Goal: a fact about ``f n`` for a user ``Fixpoint`` ``f`` whose recursion goes two steps
+    back (``lucas (S (S m)) = lucas (S m) + lucas m``). Why: plain induction gives a hypothesis
+    for ``n - 1`` only; strong induction (``lt_wf_ind``) with ``n`` split into ``0``, ``1`` and
+    ``S (S m)`` gives one for every smaller argument, which ``rewrite ... by lia`` then uses."""
+    out: list[Candidate] = []
+    deep = [f for f in ctx.fixpoints if f.depth >= 2 and re.search(rf"\b{re.escape(f.name)}\b", g.concl)]
+    if not deep:
+        return out
+    fin = _finish(d)
+    unfold = _unfold(g, d, ctx) if d.real else f"cbn [{' '.join(f.name for f in deep)}] in *"
+    for v in [n for n in g.vars_of("nat") if re.search(rf"\b{re.escape(n)}\b", g.concl)][:limit]:
+        out.append(
+            Candidate(
+                tactic=(
+                    f"induction {v} as [{v} IHs_] using lt_wf_ind; destruct {v} as [|[|{v}]]; {unfold}; "
+                    f"try rewrite !IHs_ by lia; {fin}"
+                ),
+                kind="close",
+                timeout=3,
+                tag="induction-fix2",
+            )
+        )
+        # an inequality needs the hypotheses at both smaller arguments side by side, not rewritten
+        out.append(
+            Candidate(
+                tactic=(
+                    f"induction {v} as [{v} IHs_] using lt_wf_ind; destruct {v} as [|[|{v}]]; {unfold}; "
+                    f"try (pose proof (IHs_ {v} ltac:(lia)); pose proof (IHs_ (S {v}) ltac:(lia))); {fin}"
+                ),
+                kind="close",
+                timeout=3,
+                tag="induction-fix2",
+            )
+        )
+    return out
+
+
+FAMILIES = (structural_induction, recursion_induction)
+"""The induction families, in the order their candidates are tried."""
+
+
+def induction_closers(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> list[Candidate]:
+    """Every induction family's closers for the focused goal (at the root and one step below)."""
+    if depth > 1:
+        return []
+    return [c for fam in FAMILIES for c in fam(g, d, ctx)]

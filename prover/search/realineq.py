@@ -1,0 +1,114 @@
+"""Real inequalities with reciprocals and square roots.
+
+What is covered:
+- *cleared denominators*: ``E >= F`` (``<=``, ``>``, ``<``) with divisions, written as
+  ``E - F >= 0``, brought to one fraction ``N / D`` by ``field_simplify`` (its side conditions
+  ``x <> 0`` closed from the positivity hypotheses), then ``N * / D`` decided by ``nra`` with
+  ``/ D > 0`` proved and the squares of the variables' differences as hints (AM-GM shapes);
+- *radicals by squaring*: ``sqrt A <= B`` as ``A <= B * B`` once ``0 <= B`` (``sqrt_le_1_alt``
+  after writing ``B`` as ``sqrt (B * B)``), and ``B < sqrt A`` (``<=``) split on the sign of ``B``:
+  negative, ``sqrt``'s positivity ends it; otherwise both sides are squared.
+
+What is not covered: denominators whose sign is not derivable by ``nra`` from the hypotheses,
+nested radicals.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .tactics import Candidate, Domain, GoalInfo, ProblemContext
+
+_REL = re.compile(r"^(?P<l>.+?)\s*(?P<op><=|>=|<|>)\s*(?P<r>.+)$")
+_MINUS = {">=": "Rminus_ge", "<=": "Rminus_le", ">": "Rminus_gt", "<": "Rminus_lt"}
+_SIDE = "repeat split; intro; subst; lra"
+
+
+def _relation(concl: str):
+    """(left, op, right) of a top-level comparison (the first comparison operator outside parentheses)."""
+    depth = 0
+    for i, ch in enumerate(concl):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and ch in "<>" and not concl[i : i + 2] in ("<>",) and concl[i - 1 : i + 1] != "<-":
+            op = concl[i : i + 2] if concl[i + 1 : i + 2] == "=" else ch
+            if concl[i - 1 : i] == "-" or concl[i + 1 : i + 2] == ">":
+                continue
+            return concl[:i].strip(), op, concl[i + len(op) :].strip()
+    return None
+
+
+def _square_hints(g: GoalInfo, limit: int = 3, unit: bool = False) -> str:
+    """``nra`` hints: squares of the real variables' pairwise differences (AM-GM), of the
+    variables, and with ``unit`` of ``v - 1`` (``sqrt a <= (a + 1) / 2`` squared)."""
+    vs = g.vars_of("R")[:limit]
+    pairs = [f"pose proof (pow2_ge_0 ({a} - {b}))" for i, a in enumerate(vs) for b in vs[i + 1 :]]
+    ones = [f"pose proof (pow2_ge_0 ({v} - 1))" for v in vs] if unit else []
+    return "; ".join(pairs + ones + [f"pose proof (pow2_ge_0 {v})" for v in vs])
+
+
+def cleared_denominators(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> list[Candidate]:
+    """Goal: a comparison with divisions over ``R`` (``p / q + q / p >= 2`` for positive ``p``, ``q``;
+    ``1 / t <= 1`` for ``t >= 1``). Why: ``nra`` does not reason through ``/``; one fraction with a
+    denominator of known sign is a product ``N * / D`` it can bound."""
+    if not d.real or depth > 1 or "/" not in g.concl:
+        return []
+    rel = _relation(g.concl)
+    if rel is None:
+        return []
+    lemma = _MINUS[rel[1]]
+    hints = _square_hints(g)
+    main = (
+        "match goal with |- context [?N / ?D] => assert (0 < / D) by (apply Rinv_0_lt_compat; nra) end; "
+        f"unfold Rdiv; {hints + '; ' if hints else ''}nra"
+    )
+    return [Candidate(tactic=f"apply {lemma}; field_simplify; [{main} | {_SIDE} ..]", kind="close", timeout=3, tag="clear-denominators")]
+
+
+def radical_squaring(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> list[Candidate]:
+    """Goal: ``sqrt A <= B`` or ``B < sqrt A`` / ``B <= sqrt A`` (``sqrt a <= (a + 1) / 2``,
+    ``y < sqrt (y ^ 2 + 4)``). Why: ``sqrt`` is monotone, so comparing squares decides it once
+    the side's sign is known; a negative ``B`` is below every root."""
+    if not d.real or depth > 1 or "sqrt" not in g.concl:
+        return []
+    rel = _relation(g.concl)
+    if rel is None:
+        return []
+    left, op, right = rel
+    if op in (">", ">="):
+        left, right, op = right, left, {">": "<", ">=": "<="}[op]
+    out = []
+    hints = _square_hints(g, unit=True)
+    hints = hints + "; " if hints else ""
+    if re.fullmatch(r"sqrt\s*(\(.*\)|\S+)", left) and "sqrt" not in right and op in ("<=", "<"):
+        mono = "sqrt_le_1_alt" if op == "<=" else "sqrt_lt_1_alt"
+        arg = "" if op == "<=" else "split; [solve [nra | apply sqrt_pos] | ]; "
+        out.append(
+            Candidate(
+                tactic=f"rewrite <- (sqrt_Rsqr ({right})) by nra; apply {mono}; {arg}unfold Rsqr; {hints}nra",
+                kind="close",
+                timeout=3,
+                tag="sqrt-square",
+            )
+        )
+    m = re.fullmatch(r"sqrt\s*(\(.*\)|\S+)", right)
+    if m and "sqrt" not in left and op in ("<", "<="):
+        a = m.group(1)
+        mono = "sqrt_lt_1_alt" if op == "<" else "sqrt_le_1_alt"
+        tail = f"split; [apply Rle_0_sqr | unfold Rsqr; {hints}nra]" if op == "<" else f"unfold Rsqr; {hints}nra"
+        out.append(
+            Candidate(
+                tactic=(
+                    f"destruct (Rlt_or_le ({left}) 0) as [Hn_ | Hn_]; [pose proof (sqrt_pos {a}); lra | "
+                    f"rewrite <- (sqrt_Rsqr ({left})) at 1 by lra; apply {mono}; {tail}]"
+                ),
+                kind="close",
+                timeout=3,
+                tag="sqrt-square",
+            )
+        )
+    return out
+
+
+def real_closers(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> list[Candidate]:
+    """Both real-inequality families' closers."""
+    return cleared_denominators(g, d, ctx, depth) + radical_squaring(g, d, ctx, depth)

@@ -1,0 +1,29 @@
+"""Statements written for the search families of ``induction.py``, ``library.py``,
+``realineq.py`` and ``modular.py`` (none taken from a benchmark): name -> (header, statement)."""
+
+LIST_H = "Require Import List Arith Lia.\nImport ListNotations.\nFixpoint total (l : list nat) : nat := match l with [] => 0 | x :: r => x + total r end."
+TREE_H = "Require Import Arith Lia.\nInductive bt : Type := Lf : bt | Nd : bt -> nat -> bt -> bt.\nFixpoint nodes (t : bt) : nat := match t with Lf => 0 | Nd a _ b => nodes a + 1 + nodes b end.\nFixpoint flip (t : bt) : bt := match t with Lf => Lf | Nd a x b => Nd (flip b) x (flip a) end."
+FIB_H = "Require Import Arith Lia.\nFixpoint lucas (n : nat) : nat := match n with 0 => 2 | S 0 => 1 | S (S m as k) => lucas k + lucas m end."
+RSUM_H = "Require Import Reals Lra.\nOpen Scope R_scope.\nFixpoint odds (n : nat) : R := match n with O => 0 | S k => odds k + (2 * INR k + 1) end."
+R_H = "Require Import Reals Lra Psatz.\nOpen Scope R_scope."
+NAT_H = "Require Import Arith Lia."
+S = {
+ "map_succ_total": (LIST_H, "Theorem map_succ_total (l : list nat) : total (map (fun x => x + 1) l) = total l + length l."),
+ "total_app": (LIST_H, "Theorem total_app (l m : list nat) : total (l ++ m) = total m + total l."),
+ "flip_nodes": (TREE_H, "Theorem flip_nodes (t : bt) : nodes (flip t) = nodes t."),
+ "flip_flip": (TREE_H, "Theorem flip_flip (t : bt) : flip (flip t) = t."),
+ "lucas_pos": (FIB_H, "Theorem lucas_pos (n : nat) : 1 <= lucas n."),
+ "odds_square": (RSUM_H, "Theorem odds_square (n : nat) : odds n = INR n * INR n."),
+ "opt_map": ("Require Import Arith.", "Theorem opt_map_id (o : option nat) : option_map (fun x => x) o = o."),
+ "gcd_comm_mine": (NAT_H, "Theorem gcd_swap (a b : nat) : Nat.gcd a b = Nat.gcd b a."),
+ "lcm_mine": (NAT_H, "Theorem lcm_swap (a b : nat) : Nat.lcm b a = Nat.lcm a b."),
+ "rev_len": ("Require Import List Arith.\nImport ListNotations.", "Theorem rev_app_len (l m : list nat) : length (rev (m ++ l)) = length l + length m."),
+ "odd_2n1": (NAT_H, "Theorem odd_double_succ (k : nat) : Nat.odd (2 * k + 1) = true."),
+ "even_2n": (NAT_H, "Theorem even_double (k : nat) : Nat.even (2 * k) = true."),
+ "recip2": (R_H, "Theorem recip_sum (p q : R) (hp : 0 < p) (hq : 0 < q) : p / q + q / p >= 2."),
+ "sqrt_lt": (R_H, "Theorem below_root (y : R) : y < sqrt (y ^ 2 + 4)."),
+ "sqrt_le": (R_H, "Theorem root_le (a : R) (h : 0 <= a) : sqrt a <= (a + 1) / 2."),
+ "recip_bound": (R_H, "Theorem recip_le (t : R) (h : 1 <= t) : 1 / t <= 1."),
+ "mod7": (NAT_H, "Theorem sq_mod_seven (m : nat) (h : m mod 7 = 3) : (m * m + 5) mod 7 = 0."),
+ "modZ": ("Require Import ZArith Lia.\nOpen Scope Z_scope.", "Theorem cube_mod_four (z : Z) (h : z mod 4 = 3) : (z * z * z + 1) mod 4 = 0."),
+}

@@ -1,0 +1,80 @@
+"""The families outside tactics.py: their text analysis (no Rocq), and on real Rocq the
+statements of ``family_statements.py`` (written for these families, none from a benchmark),
+each proved by the built-in search and re-checked by a fresh ``coqc``."""
+
+import shutil
+
+import pytest
+
+from prover.search.induction import Fixpoint, header_fixpoints, header_inductives, inductive_vars
+from prover.search.modular import known_remainders
+from prover.search.realineq import _relation
+from prover.search.tactics import ROCQ, ProblemContext, parse_goal
+
+from .family_statements import S
+
+needs_coq = pytest.mark.skipif(shutil.which("coqtop") is None or shutil.which("coqc") is None, reason="needs coqtop/coqc")
+
+
+def test_header_inductives_and_fixpoint_depths():
+    h, _ = S["flip_nodes"]
+    assert header_inductives(h) == ("bt",)
+    assert header_fixpoints(S["lucas_pos"][0]) == (Fixpoint("lucas", 2),)
+    assert header_fixpoints(S["map_succ_total"][0]) == (Fixpoint("total", 1),)
+
+
+def test_inductive_vars_orders_standard_types_first_and_skips_functions():
+    g = parse_goal("  t : bt\n  l : list nat\n  f : nat -> nat\n  ============================\n  nodes t = length l", "rocq")
+    assert inductive_vars(g, ("bt",)) == [("l", "list"), ("t", "bt")]
+
+
+def test_known_remainders_and_top_level_relation():
+    g = parse_goal("  m : nat\n  h : m mod 7 = 3\n  k : m mod 2 = 5\n  ============================\n  True", "rocq")
+    assert known_remainders(g) == [("h", "m", 7, 3)]  # 5 is no remainder mod 2
+    assert _relation("p / q + q / p >= 2") == ("p / q + q / p", ">=", "2")
+    assert _relation("(a <= b) /\\ c") is None or _relation("(a <= b) /\\ c")[1] != "<="  # nothing inside parentheses
+
+
+def test_families_answer_their_shapes_and_stay_quiet_elsewhere():
+    ctx = ProblemContext.of(S["flip_nodes"][0], S["flip_nodes"][1], "rocq")
+    g = "  t : bt\n  ============================\n  nodes (flip t) = nodes t"
+    closers, _ = ROCQ.candidates(g, 0, ctx=ctx)
+    assert any(c.tag == "induction-struct" and c.tactic.startswith("induction t;") for c in closers)
+    plain, _ = ROCQ.candidates("  x : R\n  ============================\n  x + 1 > x", 0, ctx=ProblemContext(scope="R_scope"))
+    assert not any(c.tag in ("induction-struct", "clear-denominators", "sqrt-square", "mod-subst", "library-hauto") for c in plain)
+
+
+def _prove(name: str, seconds: float = 20):
+    from lean_tools.rocq.session import RocqSession
+    from prover.search import SearchBudget, prove_goal
+
+    header, stmt = S[name]
+    return prove_goal(lambda h: RocqSession(h, extra_args=("-w", "-all")), header, stmt, "rocq", SearchBudget(seconds=seconds, hammer="off"))
+
+
+@pytest.fixture
+def _private_cwd(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+
+QUICK = {"map_succ_total": "induction-struct", "odd_2n1": "parity-spec", "recip2": "clear-denominators"}
+
+
+@pytest.mark.rocq
+@needs_coq
+@pytest.mark.usefixtures("_private_cwd")
+@pytest.mark.parametrize("name", sorted(QUICK))
+def test_family_proves_its_statement(name):
+    res = _prove(name)
+    assert res.proved, res.reason
+    assert QUICK[name] in res.tags
+
+
+@pytest.mark.slow
+@pytest.mark.rocq
+@needs_coq
+@pytest.mark.usefixtures("_private_cwd")
+@pytest.mark.parametrize("name", sorted(set(S) - set(QUICK)))
+def test_every_family_statement_is_proved(name):
+    res = _prove(name, seconds=30)
+    assert res.proved, res.reason
