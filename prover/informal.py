@@ -319,7 +319,7 @@ class _Loop:
     def _run_checks(self, j: InformalJudgement) -> InformalJudgement:
         checks: list[SandboxCheck] = []
         for i, flag in enumerate(j.flags):
-            if flag.check_code is None or len(checks) >= self.s.max_checks:
+            if flag.check_code is None or len(checks) >= self.s.max_checks or self.share.spent():
                 continue
             self.budget.check()
             t0 = time.monotonic()
@@ -450,7 +450,7 @@ def feedback_text(j: InformalJudgement) -> str:
 # --- entry points ------------------------------------------------------------------------------------
 def grade_proof(
     problem: Problem, text: str, llm: ChatModel, config: ProverConfig, *, budget: Budget, trace: Trace, run_python: PythonRunner | None = None, candidate: str = "user"
-) -> InformalJudgement:
+) -> InformalJudgement | None:
     """The verify step alone on ``text`` (an ``informal_judgement`` event, and ``sandbox_check``
     events for its checks), bounded by the loop's budget share; None when that share is
     already spent."""

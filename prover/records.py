@@ -147,7 +147,7 @@ class InformalSelection(Record):
     selected: str | None
     """Id of the candidate sent to the sketch (None when the loop produced none)."""
     ranking: tuple[tuple[str, float], ...] = ()
-    """(candidate id, score), best first."""
+    """(candidate id, score), best first; score -1 for a candidate the loop had no budget left to judge."""
     stopped_by: str | None = None
     """``budget_share`` when the loop's share of the budget ran out, else None."""
     reason: str = ""
