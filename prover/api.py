@@ -5,8 +5,9 @@
 
 ``prove(problem, config, *, trace=None, pool=None, llm=None, cancel=None) -> ProofResult``
 runs the pipeline: with no model configured (``config.model.type == "none"``) the built-in
-search (``prover.search``); otherwise informal proof -> sketch -> parallel lemma agents ->
-assembly. ``proved`` is true only when ``lean_tools.soundness.verify`` accepted the file.
+search (``prover.search``); otherwise informal proof (``prover.informal``: candidates judged,
+revised and selected; ``ProofResult.informal`` holds the one the sketch used, with its score and
+flags) -> sketch -> parallel lemma agents -> assembly. ``proved`` is true only when ``lean_tools.soundness.verify`` accepted the file.
 Raises ``BadProblem`` when the statement does not compile, ``NotInstalled`` when the proof
 assistant is missing; everything else (budget stops, model failures, failed lemmas) is in
 the result. ``trace`` is a ``prover.trace.Trace`` or a path (JSONL); ``pool`` a
