@@ -7,6 +7,10 @@ session; two warm sessions driven by two threads. Prints the
 rates and the ratios. Every check's verdict is compared across the three ways.
 
     python benchmarks/pool_throughput.py [--n 200] [--header "Require Import Arith Lia."]
+        [--transport pipes|pexpect]
+
+``--transport`` picks how the pooled coqtop sessions are read (``RocqSession(transport=...)``):
+the project's own ``select``/``os.read`` loop (default) or ``pexpect.popen_spawn.PopenSpawn``.
 """
 
 from __future__ import annotations
@@ -43,13 +47,16 @@ def run_fresh(header: str, checks: list[str]) -> tuple[list[bool], float]:
     return verdicts, time.perf_counter() - t0
 
 
-def run_pooled(header: str, checks: list[str], workers: int, *, warm: bool) -> tuple[list[bool], float]:
+def run_pooled(header: str, checks: list[str], workers: int, *, warm: bool,
+               transport: str = "pipes") -> tuple[list[bool], float]:
     """Run the checks on a pool of ``workers`` sessions.
 
     ``warm=True``: the sessions are started (header imported) before the clock starts, which is
     the steady state of a long-running prover; ``warm=False`` counts the start-up too.
     """
-    with SessionPool(max_sessions=workers) as pool:
+    from lean_tools.rocq.session import RocqSession
+
+    with SessionPool(lambda lang, h: RocqSession(h, transport=transport), max_sessions=workers) as pool:
         if warm:
             with ExitStack() as stack:
                 for _ in range(workers):
@@ -73,12 +80,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--header", default="Require Import Arith Lia.")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--transport", choices=("pipes", "pexpect"), default="pipes")
+    ap.add_argument("--pooled-only", action="store_true", help="skip the fresh coqc runs (slow); ratios then omitted")
     args = ap.parse_args(argv)
     checks = make_checks(args.n)
-    fresh_v, fresh_t = run_fresh(args.header, checks)
-    cold_v, cold_t = run_pooled(args.header, checks, 1, warm=False)
-    one_v, one_t = run_pooled(args.header, checks, 1, warm=True)
-    two_v, two_t = run_pooled(args.header, checks, 2, warm=True)
+    tr = args.transport
+    cold_v, cold_t = run_pooled(args.header, checks, 1, warm=False, transport=tr)
+    one_v, one_t = run_pooled(args.header, checks, 1, warm=True, transport=tr)
+    two_v, two_t = run_pooled(args.header, checks, 2, warm=True, transport=tr)
+    if args.pooled_only:
+        fresh_v, fresh_t = one_v, float("nan")
+    else:
+        fresh_v, fresh_t = run_fresh(args.header, checks)
     if not (fresh_v == cold_v == one_v == two_v):
         print("MISMATCH between fresh and pooled verdicts", file=sys.stderr)
         return 1
@@ -93,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         "speedup_1_worker_warm_vs_fresh": fresh_t / one_t,
         "speedup_2_workers_vs_1_warm": one_t / two_t,
         "cpus": os.cpu_count(),
+        "transport": tr,
     }
     if args.json:
         print(json.dumps(res))

@@ -153,6 +153,31 @@ def _wait_stopped(pid: int, timeout: float) -> None:
         delay = min(delay * 2, 0.01)
 
 
+def launch_argv(argv: list[str], limits: Limits, path: str | None = None) -> list[str]:
+    """The argv that runs ``argv`` behind the stop stub and the network wrapper (see ``spawn``).
+
+    For a caller that must create the process itself (``pexpect``): start this argv in a new
+    session, then call ``release(pid, limits)``. Raises ``FileNotFoundError`` for a missing program.
+    """
+    exe = argv[0] if os.sep in argv[0] else shutil.which(argv[0], path=path or os.environ.get("PATH"))
+    if exe is None or not Path(exe).exists():
+        raise FileNotFoundError(argv[0])
+    prefix = isolation_prefix() if limits.isolate_network else ()
+    return ["/bin/sh", "-c", _STOP_STUB, "sh", *prefix, exe, *argv[1:]]
+
+
+def release(pid: int, limits: Limits) -> None:
+    """Wait until the stub of ``launch_argv`` has stopped, set the limits, let it run.
+    On any failure the process group is killed and the error raised."""
+    try:
+        _wait_stopped(pid, timeout=30.0)
+        apply_limits(pid, limits)
+        os.kill(pid, signal.SIGCONT)
+    except BaseException:
+        kill_group(pid)
+        raise
+
+
 def spawn(argv: list[str], *, limits: Limits, **popen_kwargs) -> subprocess.Popen:
     """Start ``argv`` limited and isolated as described in the module docstring.
 
@@ -164,16 +189,10 @@ def spawn(argv: list[str], *, limits: Limits, **popen_kwargs) -> subprocess.Pope
     if "preexec_fn" in popen_kwargs or "start_new_session" in popen_kwargs:
         raise ValueError("spawn() sets the session and limits itself; preexec_fn/start_new_session are not accepted")
     env = popen_kwargs.get("env")
-    exe = argv[0] if os.sep in argv[0] else shutil.which(argv[0], path=(env or os.environ).get("PATH"))
-    if exe is None or not Path(exe).exists():
-        raise FileNotFoundError(argv[0])
-    prefix = isolation_prefix() if limits.isolate_network else ()
-    proc = subprocess.Popen(["/bin/sh", "-c", _STOP_STUB, "sh", *prefix, exe, *argv[1:]], start_new_session=True,
-                            **popen_kwargs)
+    full = launch_argv(argv, limits, path=(env or os.environ).get("PATH"))
+    proc = subprocess.Popen(full, start_new_session=True, **popen_kwargs)
     try:
-        _wait_stopped(proc.pid, timeout=30.0)
-        apply_limits(proc.pid, limits)
-        os.kill(proc.pid, signal.SIGCONT)
+        release(proc.pid, limits)
     except BaseException:
         kill_group(proc)
         raise

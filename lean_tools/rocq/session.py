@@ -171,7 +171,16 @@ class RocqSession:
         max_rss_bytes: int = 3 * 1024**3,
         coqtop: str = "coqtop",
         extra_args: tuple[str, ...] = (),
+        transport: str | None = None,
     ):
+        transport = transport or os.environ.get("PROVER_ROCQ_TRANSPORT") or "pipes"
+        if transport not in ("pipes", "pexpect"):
+            raise ValueError(f"unknown transport {transport!r} (pipes or pexpect)")
+        self.transport = transport
+        """How coqtop's output is read: ``pipes`` (``select`` + ``os.read`` on the pipe, the
+        default) or ``pexpect`` (``pexpect.popen_spawn.PopenSpawn`` and ``expect``); when not
+        given, ``$PROVER_ROCQ_TRANSPORT`` or ``pipes``. Measured in ``docs/reproducibility.md``."""
+        self._child = None  # the PopenSpawn of the pexpect transport
         self.header = header
         self.limits = limits
         self.default_timeout = default_timeout
@@ -219,16 +228,28 @@ class RocqSession:
         exe = require(self.coqtop)
         # A private working directory: micromega writes .lia.cache/.nia.cache into the cwd.
         self._tmp = tempfile.mkdtemp(prefix="prover-coqtop-")
-        self._proc = sandbox.spawn(
-            [exe, "-quiet", "-emacs", "-color", "no", *self.extra_args],
-            limits=self.limits,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            cwd=self._tmp,
-            env=_with_hammer_path(sandbox.scrubbed_env(self._tmp, keep=("COQPATH", "OCAMLPATH", "COQLIB"))),
-            bufsize=0,
-        )
+        argv = [exe, "-quiet", "-emacs", "-color", "no", *self.extra_args]
+        env = _with_hammer_path(sandbox.scrubbed_env(self._tmp, keep=("COQPATH", "OCAMLPATH", "COQLIB")))
+        if self.transport == "pexpect":
+            from pexpect.popen_spawn import PopenSpawn
+
+            # PopenSpawn cannot start a new session itself: setsid(1) does it (the child is no
+            # group leader, so setsid execs in place and the pid stays that of coqtop).
+            self._child = PopenSpawn(["setsid", *sandbox.launch_argv(argv, self.limits, env["PATH"])], cwd=self._tmp,
+                                     env=env, timeout=None, maxread=1 << 16, encoding="utf-8", codec_errors="replace")
+            self._proc = self._child.proc
+            sandbox.release(self._proc.pid, self.limits)
+        else:
+            self._proc = sandbox.spawn(
+                argv,
+                limits=self.limits,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                cwd=self._tmp,
+                env=env,
+                bufsize=0,
+            )
         self._tree = ProcessTree(self._proc.pid)
         self._cpu_before = self.process_cpu_seconds
         self._buf = ""
@@ -259,19 +280,26 @@ class RocqSession:
                 except OSError:
                     pass
         self._proc = None
+        self._child = None
         self._tree = None
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
 
     # -- wire ---------------------------------------------------------------------------------
-    def _read_until(self, pattern: re.Pattern, deadline: float) -> re.Match:
+    def _read_until(self, pattern: re.Pattern, deadline: float) -> str:
+        """Read until ``pattern`` matches; consume through the match and return the text before it.
+        Raises ``TimeoutError`` at ``deadline``, ``EOFError`` when coqtop closes its output."""
+        if self._child is not None:
+            return self._expect(pattern, deadline)
         assert self._proc is not None and self._proc.stdout is not None
         fd = self._proc.stdout.fileno()
         while True:
             m = pattern.search(self._buf)
             if m:
-                return m
+                text = self._buf[: m.start()]
+                self._buf = self._buf[m.end() :]
+                return text
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError
@@ -286,6 +314,26 @@ class RocqSession:
             text = chunk.decode("utf-8", errors="replace")
             self._buf += text
             self._tail = (self._tail + text)[-4000:]
+
+    def _expect(self, pattern: re.Pattern, deadline: float) -> str:
+        import pexpect
+
+        child = self._child
+        try:
+            child.expect(pattern, timeout=max(0.0, deadline - time.monotonic()))
+        except pexpect.TIMEOUT:
+            raise TimeoutError from None
+        except pexpect.EOF:
+            self._tail = (self._tail + (child.before or ""))[-4000:]
+            raise EOFError from None
+        self._tail = (self._tail + child.before + child.after)[-4000:]
+        return child.before
+
+    def _clear_input(self) -> None:
+        """Forget what was read but not consumed."""
+        self._buf = ""
+        if self._child is not None:
+            self._child.buffer = ""
 
     def _exchange(self, block: str, *, timeout: float) -> _Reply:
         """Send ``block`` then a marker; return the text before the marker and the state after ``block``."""
@@ -302,8 +350,11 @@ class RocqSession:
         payload = "".join((b + "\n" if b else "") + f"Fail Check {mk}.\n" for b, mk in zip(blocks, markers))
         t0 = time.monotonic()
         try:
-            self._proc.stdin.write(payload.encode("utf-8"))
-            self._proc.stdin.flush()
+            if self._child is not None:
+                self._child.send(payload)
+            else:
+                self._proc.stdin.write(payload.encode("utf-8"))
+                self._proc.stdin.flush()
         except (BrokenPipeError, OSError) as e:
             self._fail_dead()
             raise SessionCrashed(f"coqtop closed its input: {e}", self._tail) from None
@@ -311,15 +362,13 @@ class RocqSession:
         for mk in markers:
             end = _marker_answer(mk)
             try:
-                m = self._read_until(end, t0 + timeout)
+                text = self._read_until(end, t0 + timeout)
             except TimeoutError:
                 self._interrupt(_marker_answer(markers[-1]))
                 raise SessionTimeout(f"Rocq request exceeded {timeout:.1f}s") from None
             except EOFError:
                 self._fail_dead()
                 raise
-            text = self._buf[: m.start()]
-            self._buf = self._buf[m.end() :]
             # The marker's own "The command has indeed failed with message:" line precedes it.
             text = re.sub(r"The command has indeed failed with message:\s*$", "", text)
             prompts = list(_PROMPT.finditer(text))
@@ -354,7 +403,7 @@ class RocqSession:
                     continue
             else:
                 raise TimeoutError
-            self._buf = ""
+            self._clear_input()
             self._synced = False  # history position unknown now: force a BackTo on next use
         except (TimeoutError, EOFError, OSError):
             self._broken = True

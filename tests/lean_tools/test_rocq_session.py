@@ -266,3 +266,29 @@ def test_session_process_is_limited_and_its_cpu_accounted():
         before = finished_cpu_seconds()
         s.close()
     assert finished_cpu_seconds() - before >= s.process_cpu_seconds - 1e-9 > 0
+
+
+def _transcript(s: RocqSession) -> list:
+    out = s.run_command("Theorem tr : forall n m : nat, n + m = m + n /\\ True.")
+    a = s.run_tactic(out.holes[0].state, "intros n m.")
+    b = s.run_tactic(a.state, "split.")
+    c = s.run_tactic(a.state, "exact I.")
+    d = s.run_tactic(b.state, "- lia.\n- exact I.")
+    return [(o.status, o.goals, tuple(m.text for m in o.messages)) for o in (a, b, c, d)] + [out.goals]
+
+
+def test_pexpect_transport_gives_the_same_answers_and_survives_a_timeout():
+    pytest.importorskip("pexpect")  # the optional extra `pexpect`
+    with RocqSession(HEADER, header_timeout=60, transport="pipes") as p, \
+            RocqSession(HEADER, header_timeout=60, transport="pexpect") as x:
+        assert x._child is not None and os.getpgid(x._proc.pid) == x._proc.pid
+        assert _transcript(x) == _transcript(p)
+        out = x.run_command("Theorem slow : True.")
+        with pytest.raises(SessionTimeout):
+            x.run_tactic(out.holes[0].state, "Fail (do 100000000 (assert True by exact I)).", timeout=2)
+        assert x.run_tactic(out.holes[0].state, "exact I.").proved
+
+
+def test_unknown_transport_is_refused():
+    with pytest.raises(ValueError, match="unknown transport"):
+        RocqSession(HEADER, transport="pty")
