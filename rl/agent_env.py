@@ -117,6 +117,8 @@ class SampledTurn:
     script: str
     version: int
     call_id: str
+    text: str = ""
+    """The completion's text (real-LM policies only)."""
 
 
 def turn_seed(seed: int, episode: int, turn: int) -> int:
@@ -311,6 +313,6 @@ class AgentEnvironment:
                 verdict = Verdict(accepted=False, reason=reason, source="agent")
             c = s.completion
             out.append(Turn(prompt=s.prompt, actions=c.actions, logprobs=c.logprobs, ended=c.ended, script=s.script,
-                            verdict=verdict, policy_version=s.version))
+                            verdict=verdict, policy_version=s.version, text=s.text))
         return tuple(out)
 

@@ -15,6 +15,8 @@
 3. answers with the text and any ``<tool_call>`` blocks parsed out of it
    (``prover.llm.base.parse_text_tool_calls``). The agent checks a ``check`` call, or a fenced
    proof in plain text, and replies; anything else gets the agent's own "use the tools" note.
+   The compact system line carries one generic format example (``n + 0 = n``, not a
+   curriculum family).
 
 What is kept for training (``turns``): the rendered prompt, the sampled token ids (EOS
 included when sampled), their sampling log-probabilities, the policy version and the script
@@ -24,6 +26,7 @@ The reward is never the agent's opinion: ``AgentEnvironment`` takes the full ver
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 
@@ -34,7 +37,9 @@ from .records import Problem
 from .samplers import Completion
 
 COMPACT_SYSTEM = ("You prove Rocq (Coq) theorems. Answer with the proof's tactics in one ```coq block, "
-                  "without Proof. or Qed.")
+                  "without Proof. or Qed. For example, for Theorem goal : forall n : nat, n + 0 = n. "
+                  "answer ```coq\nintros n. induction n; simpl; auto.\n```")
+_PROOF_QED = re.compile(r"Proof\.(.*?)(?:Qed\.|Defined\.|$)", re.DOTALL)
 
 
 def proof_of(text: str, calls) -> str:
@@ -46,7 +51,8 @@ def proof_of(text: str, calls) -> str:
             return str(c.arguments.get("proof") or "").strip()
     code = spec("rocq").extract_code(text)
     if code is None:
-        return ""
+        m = _PROOF_QED.search(text)  # an unfenced "Proof. ... Qed." is a proof too
+        return m.group(1).strip() if m else ""
     lines = [ln for ln in code.strip().splitlines() if ln.strip() not in ("Proof.", "Qed.")]
     return "\n".join(lines).strip()
 
@@ -114,7 +120,7 @@ class LMChatModel:
         script = proof_of(text, calls)
         call_id = calls[0].id if calls else f"text_{self.episode}_{k}"
         self.turns.append(SampledTurn(prompt, Completion(comp.token_ids, comp.logprobs, comp.finished), script,
-                                      version, call_id))
+                                      version, call_id, text))
         finish = "tool_calls" if calls else ("stop" if comp.finished else "length")
         return ChatResponse(text=clean, tool_calls=calls, finish_reason=finish,
                             usage=Usage(prompt_tokens=n_prompt, completion_tokens=len(comp.token_ids)),

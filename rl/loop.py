@@ -398,6 +398,7 @@ def _row(job: Job, mode: str, res: dict, samples: list, eps: list[Episode], stat
         step_seconds=wall, wait_seconds=wait, train_seconds=train_s,
         gen_seconds=sum(e.gen_seconds for e in eps), check_seconds=sum(e.check_seconds for e in eps),
         fresh_checks=dc.get("fresh_checks", 0), cache_hits=dc.get("cache_hits", 0),
+        checker_share=_checker_share(wait, wall, eps),
         rollouts_per_s=len(eps) / wall if wall else 0.0,
         checks_per_s=(sum(len(e.turns) for e in eps)) / wall if wall else 0.0,
         train_tokens_per_s=tokens / train_s if train_s else 0.0,
@@ -405,6 +406,15 @@ def _row(job: Job, mode: str, res: dict, samples: list, eps: list[Episode], stat
         by_family={k: sum(v) / len(v) for k, v in sorted(fam.items())},
         problems_downweighted=job.problems.filtered_fraction(),
     )
+
+
+def _checker_share(wait: float, wall: float, eps: list[Episode]) -> float:
+    """See ``StepMetrics.checker_share``."""
+    gen = sum(e.gen_seconds for e in eps)
+    check = sum(e.check_seconds for e in eps)
+    if wall <= 0 or gen + check <= 0:
+        return 0.0
+    return (wait / wall) * check / (gen + check)
 
 
 def _accumulate(acc: dict, row: StepMetrics) -> None:
@@ -427,3 +437,6 @@ def _finish(acc: dict) -> None:
     acc["seconds_per_step"] = wall / max(1, acc.get("steps", 1))
     acc["share_waiting_for_rollouts"] = acc.get("wait_seconds", 0) / wall
     acc["share_training"] = acc.get("train_seconds", 0) / wall
+    done = acc.get("gen_seconds", 0) + acc.get("check_seconds", 0)
+    acc["share_waiting_for_checker"] = (acc.get("wait_seconds", 0) / wall) * (acc.get("check_seconds", 0) / done
+                                                                              if done else 0.0)

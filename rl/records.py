@@ -71,6 +71,9 @@ class Turn(_Record):
     script: str
     verdict: Verdict
     policy_version: int
+    text: str = ""
+    """Real-LM policies (``model.type = "lm"``): the completion as text; ``actions`` then holds
+    its token ids (EOS included when sampled). Empty for tactic-token policies."""
 
 
 class Episode(_Record):
@@ -122,6 +125,11 @@ class StepMetrics(_Record):
     check_seconds: float = 0.0
     fresh_checks: int = 0
     cache_hits: int = 0
+    checker_share: float = 0.0
+    """Share of the step the trainer spent waiting on proof checking: ``wait_seconds /
+    step_seconds`` times the checking share of the rollout workers' time, ``check_seconds /
+    (gen_seconds + check_seconds)`` (exact with one rollout worker in sync mode; with several
+    workers or async, the trainer's wait split in proportion to what the workers did)."""
     rollouts_per_s: float = 0.0
     checks_per_s: float = 0.0
     train_tokens_per_s: float = 0.0

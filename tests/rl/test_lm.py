@@ -1,0 +1,63 @@
+"""The real-LM policy on CPU (``rl.lm``): token batches, scoring, and LoRA-merged weights.
+
+A small random-initialised Llama stands in for SmolLM2 (same architecture, no download)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from lm_helpers import tiny_llama
+
+transformers = pytest.importorskip("transformers")
+
+
+def _policy(folder, rank: int):
+    from rl.lm import LMPolicy, LoraSettings
+
+    lm = transformers.AutoModelForCausalLM.from_pretrained(folder)
+    lora = LoraSettings(rank=rank, alpha=8.0)
+    if rank:
+        import peft
+
+        lm = peft.get_peft_model(lm, peft.LoraConfig(r=rank, lora_alpha=8.0, target_modules=list(lora.targets),
+                                                     task_type="CAUSAL_LM"))
+    return LMPolicy(lm, None, folder=folder, lora=lora)
+
+
+def test_score_tokens_matches_a_plain_forward(tmp_path):
+    from rl.lm import make_token_batch, score_tokens
+
+    policy = _policy(tiny_llama(tmp_path / "m"), 0)
+    prompts, comps = [[1, 5, 9], [1, 7]], [[11, 12, 2], [13]]
+    b = make_token_batch(prompts, comps, pad=0)
+    with torch.no_grad():
+        lp, ent = score_tokens(policy, b)
+        for i, (p, c) in enumerate(zip(prompts, comps)):
+            logits = policy.lm(input_ids=torch.tensor([p + c])).logits[0].log_softmax(-1)
+            want = [float(logits[len(p) - 1 + t, tok]) for t, tok in enumerate(c)]
+            assert torch.allclose(lp[i, : len(c)], torch.tensor(want), atol=1e-5)
+    assert lp[1, 1:].abs().sum() == 0 and ent[1, 1:].abs().sum() == 0 and (ent[0] > 0).all()
+
+
+def test_lora_weights_are_merged_under_hugging_face_names(tmp_path):
+    from rl.lm import make_token_batch, score_tokens
+
+    folder = tiny_llama(tmp_path / "m")
+    policy = _policy(folder, 4)
+    b = make_token_batch([[1, 5, 9, 20]], [[30, 31, 2]], pad=0)
+    opt = torch.optim.AdamW([p for p in policy.parameters() if p.requires_grad], lr=1e-2)
+    for _ in range(3):  # LoRA's B starts at zero: train so the adapters matter
+        loss = -score_tokens(policy, b)[0].sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    weights = dict(policy.hf_weights())
+    plain = transformers.AutoModelForCausalLM.from_pretrained(folder)
+    assert set(weights) == set(plain.state_dict())  # no lora_ / base_layer / base_model names
+    before = plain(input_ids=b.ids).logits
+    plain.load_state_dict(weights, strict=True)
+    with torch.no_grad():
+        merged = plain(input_ids=b.ids).logits
+        adapted = policy(b.ids, b.attention)
+    assert (merged - before).abs().max() > 1e-3  # the adapters changed the model
+    assert torch.allclose(merged, adapted, atol=1e-5)
