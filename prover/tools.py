@@ -144,6 +144,20 @@ class AutoCloseReport(Record):
     seconds: float = 0.0
 
 
+class HammerReport(Record):
+    """``hammer``: CoqHammer alone on the target (Rocq). A proof keeps the replayed
+    reconstruction (``sauto``/``hauto``/``srun ... use: ...``), never ``hammer`` itself."""
+
+    proved: bool
+    proof: str | None = None
+    """When ``proved``: the whole candidate file (problem targets) or proof body (lemmas)."""
+    imports: tuple[str, ...] = ()
+    """Helper sentences the proof needs (``From Hammer Require Import Tactics.``)."""
+    tried: str = ""
+    """Why it stopped: ``proved``, or the hammer's failure (no proof found, timeout, missing ATPs...)."""
+    seconds: float = 0.0
+
+
 class VerifyReport(Record):
     """``verify``: the soundness verdict. ``accepted`` false is a normal answer."""
 
@@ -371,6 +385,20 @@ def auto_close(target: Target, *, budget_s: float | None = None) -> AutoCloseRep
     return AutoCloseReport(proved=False, tried=out.reason, attempts=out.attempts, seconds=round(out.seconds, 3))
 
 
+def hammer(target: Target, *, budget_s: float | None = None) -> HammerReport:
+    """CoqHammer on the target after ``intros`` (``prover.search.hammer``), within ``budget_s``
+    (default ``search.hammer_timeout_s``); its ATPs' CPU is charged to the budget as checker CPU."""
+    ws = target.ws
+    if ws.problem.language != "rocq":
+        raise ToolInputError("hammer is a Rocq tool (CoqHammer); this problem is Lean")
+    seconds = float(budget_s) if budget_s is not None else ws.config.search.hammer_timeout_s
+    out = ws.run_search(_join(target.context, target.declaration), max(seconds, 5.0), label=target.name, hammer="only")
+    needs = tuple(out.extra.get("imports", ()))
+    if out.proved and out.proof:
+        return HammerReport(proved=True, proof=target.candidate(out.proof, "\n".join(needs)), imports=needs, tried=out.reason, seconds=round(out.seconds, 3))
+    return HammerReport(proved=False, tried=out.reason, seconds=round(out.seconds, 3))
+
+
 def verify(target: Target, proof: str, *, budget_s: float | None = None) -> VerifyReport:
     """The full soundness verdict on a whole candidate file, in a fresh process."""
     from lean_tools.soundness import verify as soundness_verify
@@ -474,6 +502,14 @@ AUTO_CLOSE = ToolSpec(
     description="Run the built-in automation (decision procedures and a short tactic search) on the whole lemma.",
     parameters=_obj({"budget_s": {"type": "number", "description": "time limit in seconds, default 10"}}, []),
 )
+HAMMER = ToolSpec(
+    name="hammer",
+    description=(
+        "Rocq: run CoqHammer (external ATPs find the library lemmas, a sauto/hauto reconstruction is replayed) on the whole lemma "
+        "after intros. Slow (20-60 s) and often fails; a proof found uses only the reconstruction tactics."
+    ),
+    parameters=_obj({"budget_s": {"type": "number", "description": "time limit in seconds, default 30"}}, []),
+)
 PYTHON = ToolSpec(
     name="python",
     description="Run a short Python 3 snippet (no network, a few seconds, 1 GB) and return what it prints. For numeric exploration.",
@@ -502,7 +538,7 @@ GIVE_UP = ToolSpec(
 
 AGENT_TOOLS = (CHECK, GOALS, SEARCH, AUTO_CLOSE, PYTHON, SPLIT, GIVE_UP)
 ALL = AGENT_TOOLS
-SERVED = ("check", "goals", "run_tactic", "search", "auto_close", "verify", "prove")
+SERVED = ("check", "goals", "run_tactic", "search", "auto_close", "hammer", "verify", "prove")
 """The tools ``prover-mcp`` and the verifiers toolset serve (functions of this module)."""
 
 

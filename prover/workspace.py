@@ -206,8 +206,9 @@ class Workspace:
         return "\n".join(lines[:40]) + more
 
     # --- built-in search (prover.search) --------------------------------------------------
-    def run_search(self, statement_code: str, seconds: float, *, label: str = "") -> SearchOutcome:
-        """``prover.search.prove_goal`` on ``statement_code`` (context + declaration)."""
+    def run_search(self, statement_code: str, seconds: float, *, label: str = "", hammer: str | None = None) -> SearchOutcome:
+        """``prover.search.prove_goal`` on ``statement_code`` (context + declaration). ``hammer``
+        overrides ``search.hammer`` for this call (``only``: CoqHammer alone, the ``hammer`` tool)."""
         self.budget.check()
         seconds = max(1.0, min(seconds, self.budget.remaining_wall()))
         try:
@@ -215,7 +216,8 @@ class Workspace:
         except ImportError as e:  # the search package is part of this distribution
             return SearchOutcome(False, None, f"built-in search unavailable: {e}")
         cfg = self.config.search
-        budget = SearchBudget(seconds=seconds, hammer=cfg.hammer, hammer_seconds=cfg.hammer_timeout_s)
+        mode = hammer or cfg.hammer
+        budget = SearchBudget(seconds=seconds, hammer=mode, hammer_seconds=min(cfg.hammer_timeout_s, seconds) if mode == "only" else cfg.hammer_timeout_s)
         res = prove_goal(self.pool, self.env_header, statement_code, self.problem.language, budget, reconstructions=self._reconstructions())
         self.budget.charge_check(res.checker_seconds, attempt=True)
         self.trace.emit(

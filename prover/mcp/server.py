@@ -41,6 +41,7 @@ from prover.records import Problem
 from prover.tools import (
     AutoCloseReport,
     CheckReport,
+    HammerReport,
     GoalsReport,
     ProveReport,
     SearchReport,
@@ -234,15 +235,22 @@ def build_server(host: ToolHost, *, name: str = "prover") -> MCPServer:
         finally:
             await anyio.to_thread.run_sync(host.close)
 
-    mcp = MCPServer(
-        name,
-        instructions=(
-            "Formal proof tools for Rocq and Lean. Pass the full problem file as `problem`. "
-            "goals/run_tactic step through a proof; check compiles a candidate; auto_close runs the built-in search; "
-            "verify gives the only verdict that counts (accepted true/false with a reason)."
-        ),
-        lifespan=lifespan,
-    )
+    mcp = MCPServer(name, instructions=INSTRUCTIONS, lifespan=lifespan)
+    register(mcp, host)
+    return mcp
+
+
+INSTRUCTIONS = (
+    "Formal proof tools for Rocq and Lean. Pass the full problem file as `problem`. "
+    "goals/run_tactic step through a proof; check compiles a candidate; auto_close runs the built-in search; "
+    "verify gives the only verdict that counts (accepted true/false with a reason)."
+)
+
+
+def register(mcp: MCPServer, host: ToolHost) -> None:
+    """Register the tools (``prover.tools.SERVED``, under those names) and the resources on ``mcp``.
+
+    ``prover-mcp`` and the verifiers toolset (``environments/prover_tasks``) both serve through this."""
 
     def call(tool: str, problem: str, language: str | None, theorem: str | None, budget_s: float | None, fn, default_s=None):
         try:
@@ -288,6 +296,13 @@ def build_server(host: ToolHost, *, name: str = "prover") -> MCPServer:
         return call("auto_close", problem, language, theorem, budget_s,
                     lambda t: tools.auto_close(t, budget_s=host.budget_s(budget_s, host.config.search.timeout_s)),
                     default_s=host.config.search.timeout_s)
+
+    @mcp.tool(name="hammer")
+    def hammer(problem: ProblemArg, theorem: TheoremArg = None, language: LanguageArg = None, budget_s: BudgetArg = None) -> HammerReport:
+        """Rocq: CoqHammer alone on the theorem (or a lemma) after intros; slow (20-60 s), often fails. When `proved`, `proof` keeps the replayed sauto/hauto reconstruction (no ATP, no hammer call), ready for verify."""
+        return call("hammer", problem, language, theorem, budget_s,
+                    lambda t: tools.hammer(t, budget_s=host.budget_s(budget_s, host.config.search.hammer_timeout_s)),
+                    default_s=host.config.search.hammer_timeout_s)
 
     @mcp.tool(name="verify")
     def verify(problem: ProblemArg, proof: Annotated[str, Field(description="the whole candidate file")],
@@ -345,8 +360,6 @@ def build_server(host: ToolHost, *, name: str = "prover") -> MCPServer:
         """Every tool call and search/pipeline event on a problem, as JSONL trace events."""
         trace = host.lookup(pid)[1]
         return "".join(e.to_json() + "\n" for e in list(trace.events))
-
-    return mcp
 
 
 def _session(ctx: Context | None) -> str | None:

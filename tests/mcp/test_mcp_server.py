@@ -13,7 +13,7 @@ from mcp_testlib import LOOP, PROBLEM, mcp_session, needs_rocq, solution
 
 pytestmark = [needs_rocq, pytest.mark.rocq]
 
-TOOLS = {"check", "goals", "run_tactic", "search", "auto_close", "verify", "prove"}
+TOOLS = {"check", "goals", "run_tactic", "search", "auto_close", "hammer", "verify", "prove"}
 
 
 def run(scenario) -> None:
