@@ -13,7 +13,11 @@ is hashed into the run key like any ``--config``; the attempt function receives 
 - ``baseline``: the fixed 16-tactic portfolio (``prover.search.baseline_table``) tried once at
   the root, 100 s budget, 5 s per tactic (the comparison of the README).
 
-Other helpers register more with ``register(Preset(...))`` (a ``hammer`` preset is planned).
+- ``hammer``: CoqHammer's ``hammer`` alone after ``intros`` (``SearchBudget.hammer = "only"``),
+  20 s per call in a fresh session (so the plugin's feature extraction is paid per problem);
+  the kept proof is the replayed reconstruction, checked like every other.
+
+Other helpers register more with ``register(Preset(...))``.
 Rocq only: a preset refuses a Lean problem with an ``error`` result naming the reason.
 
 Every claimed proof counts only after the soundness verdict on the benchmark's own statement
@@ -77,6 +81,15 @@ register(Preset(
             "budget": {"seconds": 100.0, "max_expansions": 1, "inner_timeout": 5.0},
             "session": {"default_timeout": 30.0, "extra_args": ["-w", "-all"]}},
     description="the fixed 16-tactic baseline portfolio, once at the root",
+))
+
+register(Preset(
+    name="hammer",
+    attempt_fn=SEARCH_ATTEMPT,
+    config={"preset": "hammer", "table": "default",
+            "budget": {"seconds": 25.0, "hammer": "only", "hammer_seconds": 20.0, "clock": "wall"},
+            "session": {"default_timeout": 40.0, "extra_args": ["-w", "-all"]}},
+    description="CoqHammer's hammer alone after intros (20 s per call, its reconstruction replayed and kept)",
 ))
 
 
