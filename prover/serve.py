@@ -27,6 +27,7 @@ died, 2 bad input (unknown model, port in use, vllm not installed).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shlex
 import signal
@@ -36,7 +37,9 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 DEFAULT_MAX_MODEL_LEN = 4096
 
@@ -140,6 +143,46 @@ def stop_group(proc: subprocess.Popen, timeout_s: float) -> list[int]:
     except subprocess.TimeoutExpired:
         pass
     return [p.pid for p in tree if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+
+
+@contextlib.contextmanager
+def served(
+    model: str,
+    *,
+    name: str | None = None,
+    max_model_len: int = DEFAULT_MAX_MODEL_LEN,
+    startup_timeout_s: float = 900.0,
+    log: IO[str] | None = None,
+) -> Iterator[str]:
+    """Run ``prover-serve MODEL --port 0`` for the duration of the block; yields its ``/v1`` URL.
+
+    The server's log goes to ``log`` (default: this process's stderr). On exit the server is
+    stopped with SIGINT (its whole process group is killed if it has not exited within 90 s).
+    Raises ``RuntimeError`` with the reason when it does not come up.
+    """
+    cmd = [sys.executable, "-m", "prover.serve", model, "--port", "0", "--max-model-len", str(max_model_len)]
+    cmd += ["--startup-timeout", str(startup_timeout_s)]
+    if name:
+        cmd += ["--name", name]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log or sys.stderr, text=True, start_new_session=True)
+    try:
+        url = None
+        assert proc.stdout is not None
+        for line in proc.stdout:  # prover-serve prints nothing else on stdout
+            if line.startswith("http://"):
+                url = line.strip()
+                break
+        if url is None:
+            raise RuntimeError(f"prover-serve {model} exited with code {proc.wait()} before serving")
+        yield url
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=90)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
 
 
 def _fail(msg: str, code: int = 2) -> int:
