@@ -17,11 +17,12 @@ rocq:
 	fi
 	@coqc --version | head -1
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml environments/prover_tasks/pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(VPY) -m pip install -q --upgrade pip
 	$(VPY) -m pip install -q "torch==2.13.0"
 	$(VPY) -m pip install -q -e ".[test,torch]"
+	$(VPY) -m pip install -q -e environments/prover_tasks  # the verifiers taskset (pulls verifiers==0.4.0)
 	touch $@
 
 venv: $(VENV)/.installed

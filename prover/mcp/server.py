@@ -41,8 +41,8 @@ from prover.records import Problem
 from prover.tools import (
     AutoCloseReport,
     CheckReport,
-    HammerReport,
     GoalsReport,
+    HammerReport,
     ProveReport,
     SearchReport,
     TacticReport,
