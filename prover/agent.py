@@ -225,6 +225,8 @@ class LemmaAgent:
                 tools=tools.AGENT_TOOLS,
             )
             if not resp.ok:
+                if (resp.error or "").startswith("no time left"):
+                    return self._result(False, reason=f"model error: {resp.error}")
                 model_errors += 1
                 last = f"model error: {resp.error}"
                 if model_errors >= MAX_MODEL_ERRORS:

@@ -47,6 +47,8 @@ from .records import (
 from .trace import Trace
 from .workspace import Workspace, strip_imports
 
+SKETCH_SHARE = 0.5
+"""Most of the remaining wall budget the model calls of one sketch round may take."""
 MAX_MODEL_ERRORS_IN_ROW = 4
 """Failed model calls in a row (across stages) after which the run stops with a clear reason."""
 
@@ -251,9 +253,9 @@ class Orchestrator:
             if rnd and cfg.informal.rotate:  # the previous round failed
                 informal = self._informal = self._rotate(outcome, informal, rnd)
             self._stage(f"sketch round {rnd}")
-            # Each round may take its share of what is left, so that a lemma agent on the
-            # theorem itself still has time when no sketch compiles.
-            with request_deadline(self._share(1.0 / (rounds - rnd + 1))):
+            # Each round's model calls may take half of what is left, so that a lemma agent on
+            # the theorem itself still has time when no sketch compiles.
+            with request_deadline(self._share(SKETCH_SHARE)):
                 sk = make_sketch(p, informal.text, self.llm, self.ws, cfg, self.trace, self.budget, round=rnd, failed=tuple(failed_notes[-8:]))
             if not sk.checked:
                 last_reason = f"sketch did not compile: {sk.errors[0] if sk.errors else '?'}"
@@ -309,6 +311,8 @@ class Orchestrator:
         if n and err.startswith("connection failed"):
             return f"model endpoint unreachable: {err}"
         if n >= MAX_MODEL_ERRORS_IN_ROW:
+            if err.startswith("timeout"):
+                return f"model too slow for the budget: {n} calls in a row timed out; last: {err[:300]}"
             return f"model endpoint failing: {n} calls in a row failed; last: {err[:300]}"
         return None
 

@@ -60,8 +60,8 @@ def make_sketch(problem, informal: str, llm, ws, config, trace, budget, *, round
         if not resp.ok:
             errors = (f"model error: {resp.error}",)
             trace.emit("sketch_error", problem=problem.name, round=round, repair=repair, errors=list(errors))
-            if (resp.error or "").startswith("connection failed"):
-                break  # the endpoint is down: repairs cannot help
+            if (resp.error or "").startswith(("connection failed", "no time left")):
+                break  # the endpoint is down, or this round's time is spent: repairs cannot help
             continue
         messages.append(resp.as_message())
         try:

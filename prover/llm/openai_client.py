@@ -233,7 +233,7 @@ class OpenAIChat:
         room = usable - prompt
         if room < MIN_COMPLETION:
             return trimmed, 0, f"prompt too long for the model's context ({prompt} estimated tokens, context {ctx})"
-        return trimmed, max(MIN_COMPLETION, min(want, room)), None
+        return trimmed, min(want, room), None
 
     # --- requests --------------------------------------------------------------------------
     def chat(
@@ -316,7 +316,9 @@ class OpenAIChat:
                 kwargs["response_format"] = response_format
             if sampling.logprobs:
                 kwargs["logprobs"] = True
-                kwargs["extra_body"] = {"return_tokens_as_token_ids": True}
+                # vLLM: the completion's token ids (``return_token_ids``), and logprob tokens
+                # written as "token_id:N" (read when the first is absent); other servers ignore them
+                kwargs["extra_body"] = {"return_token_ids": True, "return_tokens_as_token_ids": True}
             if tools_json:
                 kwargs["tools"] = [t.openai() for t in tools]
                 kwargs["tool_choice"] = "auto"
@@ -453,11 +455,17 @@ def _raw_call(c: ToolCall) -> str:
 
 
 def _logprobs(choice: Any) -> tuple[tuple[int, ...] | None, tuple[float, ...] | None]:
+    """(token ids, log-probabilities) of a choice: vLLM's ``token_ids`` field, else the
+    "token_id:N" tokens of the logprobs; None for what the server did not give."""
+    direct = getattr(choice, "token_ids", None)
+    ids_direct = tuple(int(t) for t in direct) if isinstance(direct, list) and all(isinstance(t, int) for t in direct) else None
     lp = getattr(choice, "logprobs", None)
     content = getattr(lp, "content", None) if lp is not None else None
     if not content:
-        return None, None
+        return ids_direct, None
     values = tuple(float(t.logprob) for t in content)
+    if ids_direct is not None:
+        return ids_direct, values
     ids: list[int] = []
     for t in content:
         tok = str(getattr(t, "token", ""))

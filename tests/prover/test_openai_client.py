@@ -151,9 +151,12 @@ def test_real_output_shapes_come_back_as_values():
 
 
 def test_truncated_answer_says_length():
-    with VLLMStandIn([Reply("word " * 400)]) as s:
-        r = client(s, max_tokens=20).chat(ASK)
+    with VLLMStandIn([Reply("word " * 400)] * 2) as s:
+        c = client(s, max_tokens=20)
+        r = c.chat(ASK)
+        small = c.chat(ASK, sampling=SamplingConfig(max_tokens=8))  # a small explicit limit is kept
     assert r.ok and r.finish_reason == "length" and r.usage.completion_tokens == 20
+    assert s.requests[1]["max_tokens"] == 8 and small.usage.completion_tokens == 8
 
 
 def test_no_request_outlives_the_deadline():
@@ -224,7 +227,8 @@ def test_logprobs_and_token_ids():
         c = client(s)
         r = c.chat(ASK, sampling=SamplingConfig(max_tokens=50, logprobs=True))
     assert r.logprobs is not None and r.token_ids is not None and len(r.token_ids) == len(r.logprobs) == r.usage.completion_tokens
-    assert s.requests[0]["logprobs"] is True and s.requests[0]["return_tokens_as_token_ids"] is True
+    assert s.requests[0]["logprobs"] is True and s.requests[0]["return_token_ids"] is True
+    assert r.token_ids[0] == 100
 
 
 def test_standin_is_strict_about_what_vllm_rejects():

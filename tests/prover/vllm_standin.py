@@ -265,6 +265,8 @@ class VLLMStandIn:
                         {"token": f"token_id:{100 + k}" if as_ids else f"t{k}", "logprob": -0.5, "bytes": None, "top_logprobs": []} for k in range(n_tok)
                     ]
                 }
+            if body.get("return_token_ids"):
+                choice["token_ids"] = [100 + k for k in range(max(1, used))]
             choices.append(choice)
         if self.tokens_per_s:
             time.sleep(total / self.tokens_per_s)
