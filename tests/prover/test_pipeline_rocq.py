@@ -88,12 +88,13 @@ def test_cheating_proofs_are_rejected(problem, agent_config):
     cfg = agent_config.with_overrides(prover__sketch_rounds=1)
     res, tr = run(problem, cfg, r)
     assert not res.proved and res.proof_text is None
-    assert "rejected by the soundness check" in res.reason
-    assert res.verdict is not None and not res.verdict.accepted
+    assert not any(e.data["accepted"] for e in tr.of_kind("verdict"))
     tools = [e.data["result"] for e in tr.of_kind("tool")]
     assert tools[0].startswith("rejected: the proof contains a hole")
-    # the session alone was fooled; only the verdict stopped it
-    assert res.lemmas[0].proved and res.lemmas[0].source == "agent"
+    # the check tool screens its input with the soundness screens: the axiom never reaches
+    # the session (the verdict would stop it there too)
+    assert tools[1].startswith("rejected:") and "Axiom" in tools[1]
+    assert not res.lemmas[0].proved
 
 
 def test_endpoint_failures_are_survived(problem, agent_config):
