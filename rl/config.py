@@ -207,6 +207,9 @@ class TrainerConfig(_Section):
     """Held-out pass@1 every N steps (0: only before and after)."""
     eval_samples: int = Field(1, ge=1)
     """Samples per held-out problem for pass@1 (averaged)."""
+    max_wall_s: float | None = Field(None, gt=0.0)
+    """Stop training (then evaluate and save) once this many seconds of steps have run, even
+    before ``steps``; None: no limit. For runs inside a fixed machine lease."""
 
 
 class CheckpointConfig(_Section):

@@ -286,7 +286,12 @@ def train(cfg: RLConfig, output_dir: str | Path, *, verifier=None, log=print) ->
             writer.evaluation({**before, "when": "before"})
             summary["heldout_before"] = before
             log(f"held-out pass@1 before: {before['pass1']:.3f} {before['by_family']}")
+        t_steps = time.perf_counter()
         while job.step < cfg.trainer.steps:
+            if cfg.trainer.max_wall_s is not None and time.perf_counter() - t_steps > cfg.trainer.max_wall_s:
+                log(f"stopping after step {job.step}: trainer.max_wall_s = {cfg.trainer.max_wall_s:g} spent")
+                summary["stopped_by_wall"] = job.step
+                break
             mode = mode_at(cfg, job.step)
             if mode == "async" and workers is None:
                 workers = _Workers(job)
