@@ -63,14 +63,23 @@ def _with_hammer_path(env: dict[str, str]) -> dict[str, str]:
 
 
 def _infos(body: str) -> tuple[Message, ...]:
-    """The info messages a tactic printed (``idtac``, ``Info``, CoqHammer's reconstruction),
-    without the library-loading notices."""
+    """The info messages a tactic block printed (``idtac``, ``Info``, CoqHammer's
+    reconstruction), without the library-loading notices; and, for a block that printed no
+    error or warning, its plain output (the answers of queries such as ``Search``) as one more."""
     out = []
     for m in _INFOMSG.finditer(body):
         text = m.group(0)[len("<infomsg>") : -len("</infomsg>")].strip()
         if text and not text.startswith(_INFO_NOISE):
             out.append(Message(severity=Severity.INFO, text=text))
+    if "Toplevel input" not in body and "<warning>" not in body:
+        plain = _PROMPT.sub("", _INFOMSG.sub("", body))
+        # coqtop -emacs reprints the goals after a tactic: that is not output of the block
+        head = re.search(r"^(?:\d+ goals?(?: \(ID \d+\))?|No more goals\.?)\s*$", plain, re.M)
+        plain = (plain[: head.start()] if head else plain).strip()
+        if plain:
+            out.append(Message(severity=Severity.INFO, text=plain))
     return tuple(out)
+
 _GOALS_HEAD = re.compile(r"^(\d+) goals?(?: \(ID \d+\))?\s*$", re.M)
 _HOLE_WORDS = re.compile(r"\b(admit|Admitted|give_up)\b")
 

@@ -64,7 +64,12 @@ def lemma_closers(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> li
             timeout=2,
             tag="library-rewrite",
         ),
-        Candidate(tactic=f"rewrite ?{', ?'.join(lem for lem in lemmas if 'comm' not in lem and 'assoc' not in lem)}; {fin}", kind="close", timeout=2, tag="library-rewrite")
+        Candidate(
+            tactic=f"repeat first [{' | '.join(f'rewrite {lem}' for lem in lemmas if 'comm' not in lem and 'assoc' not in lem)}]; {fin}",
+            kind="close",
+            timeout=2,
+            tag="library-rewrite",
+        )
         if any("comm" not in lem and "assoc" not in lem for lem in lemmas)
         else None,
         Candidate(tactic=f"hauto use: {', '.join(lemmas)}", kind="close", timeout=3, prelude=TACTICS_IMPORT, tag="library-hauto"),
@@ -87,3 +92,117 @@ def parity_closers(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> l
 def library_closers(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> list[Candidate]:
     """Both library families' closers."""
     return parity_closers(g, d, ctx, depth) + lemma_closers(g, d, ctx, depth)
+
+
+# --- lemmas found by Search at run time ---------------------------------------------------------
+_ENTRY = re.compile(r"^([A-Za-z_][\w'.]*):\s?(.*)$")
+_NOT_SYMBOLS = frozenset(
+    "forall exists fun match with end if then else let in as return True False and or not nat Z R bool list option "
+    "Type Prop Set IZR INR Z.of_nat Z.to_nat S O true false eq".split()
+)
+
+
+def parse_search(text: str) -> list[tuple[str, str]]:
+    """``(name, statement)`` pairs of ``Search`` output (``name: type``, the type possibly
+    continued on indented lines)."""
+    out: list[tuple[str, str]] = []
+    for line in text.splitlines():
+        m = _ENTRY.match(line)
+        if m and not line.startswith(" "):
+            out.append((m.group(1), m.group(2).strip()))
+        elif out and line.startswith(" "):
+            name, stmt = out[-1]
+            out[-1] = (name, (stmt + " " + line.strip()).strip())
+    return out
+
+
+def goal_symbols(g: GoalInfo, limit: int = 4) -> list[str]:
+    """The global functions of the conclusion, in order of appearance: identifiers that are
+    neither local names, bound variables, types nor logical words; ``++`` stands for ``app``."""
+    local = set(g.hyp_names()) | set(re.findall(r"\bfun\s+([A-Za-z_][\w']*)", g.concl))
+    local |= set(re.findall(r"\bforall\s+([A-Za-z_][\w' ]*?)\s*[:,]", g.concl))
+    found: list[str] = []
+    for tok in re.findall(r"(?<![\w'.])([A-Za-z_][\w']*(?:\.[A-Za-z_][\w']*)*)(?![\w'])|(\+\+)", g.concl):
+        name = "app" if tok[1] else tok[0]
+        if name in local or name in _NOT_SYMBOLS or name in found or re.fullmatch(r"\d+", name):
+            continue
+        found.append(name)
+    return found[:limit]
+
+
+def goal_pattern(g: GoalInfo) -> str | None:
+    """The conclusion with every local name replaced by ``_`` (a ``Search`` pattern for lemmas
+    of the same shape: ``Rabs (_ + _) <= Rabs _ + Rabs _``); None when nothing is left to match."""
+    local = set(g.hyp_names()) | set(re.findall(r"\bfun\s+([A-Za-z_][\w']*)", g.concl))
+    if not local or "forall" in g.concl or "exists" in g.concl or "fun" in g.concl or "\n" in g.concl.strip():
+        return None
+    pat = re.sub(r"(?<![\w'.])([A-Za-z_][\w']*)(?![\w'.])", lambda m: "_" if m.group(1) in local else m.group(1), g.concl)
+    return pat if re.search(r"[A-Za-z]", pat) else None
+
+
+def search_queries(symbols: list[str], g: GoalInfo | None = None, limit: int = 3) -> list[str]:
+    """``Search`` commands: the conclusion's own shape (``Search (pattern).``) when it has one,
+    then the symbols in adjacent pairs (lemmas relating two of the goal's functions), or the
+    single symbol when there is only one."""
+    out = []
+    pat = goal_pattern(g) if g is not None else None
+    if pat:
+        out.append(f"Search ({pat}).")
+    if len(symbols) == 1:
+        out.append(f"Search {symbols[0]}.")
+    out += [f"Search {a} {b}." for a, b in zip(symbols, symbols[1:])]
+    return out[:limit]
+
+
+def rank_lemmas(found: list[tuple[str, str]], symbols: list[str], limit: int = 6, exact: list[str] | None = None) -> list[str]:
+    """Lemma names, best first: those matching the conclusion's whole shape (``exact``), then more
+    of the goal's symbols in the statement, then fewer premises (``->``), then shorter statements."""
+    exact = exact or []
+
+    def score(entry: tuple[str, str]):
+        name, stmt = entry
+        shared = sum(bool(re.search(rf"(?<![\w'.]){re.escape(s)}(?![\w'])" if s != "app" else r"\+\+|\bapp\b", stmt)) for s in symbols)
+        premises = stmt.count("->")
+        return (name not in exact, -shared, premises, len(stmt))
+    seen: list[str] = []
+    for name, _ in sorted(found, key=score):
+        if name not in seen:
+            seen.append(name)
+    return seen[:limit]
+
+
+def searched_candidates(session, state: int, g: GoalInfo, d: Domain) -> tuple[list[Candidate], float, int]:
+    """Candidates from the library lemmas ``Search`` finds for the conclusion's functions, run in
+    the warm session on ``state``; returns them, the seconds the queries took and their number. Goal: an
+    equation or fact about library functions that ``library.LEMMA_FAMILIES`` does not list."""
+    import time
+
+    symbols = goal_symbols(g)
+    if not symbols:
+        return [], 0.0, 0
+    t0 = time.monotonic()
+    found: list[tuple[str, str]] = []
+    exact: list[str] = []
+    queries = search_queries(symbols, g)
+    for q in queries:
+        try:
+            out = session.run_tactic(state, q, timeout=10)
+        except Exception:  # noqa: BLE001 - a query that fails (timeout, bad name) only yields nothing
+            continue
+        if out.ok:
+            hits = parse_search("\n".join(m.text for m in out.messages if m.severity.value == "info"))[:60]
+            if q.startswith("Search ("):
+                exact += [name for name, _ in hits]
+            found += hits
+    lemmas = rank_lemmas(found, symbols, exact=exact)
+    spent = time.monotonic() - t0
+    if not lemmas:
+        return [], spent, len(queries)
+    fin = "solve [reflexivity | lra | nra | field | auto]" if d.real else "solve [reflexivity | lia | nia | ring | congruence | auto]"
+    tries = [f"rewrite {lem}; {fin}" for lem in lemmas] + [f"rewrite <- {lem}; {fin}" for lem in lemmas] + [f"apply {lem}; {fin}" for lem in lemmas]
+    cands = [
+        Candidate(tactic="first [" + " | ".join(f"apply {lem}" for lem in lemmas) + " | " + " | ".join(tries) + "]", kind="close", timeout=3, tag="library-search"),
+        Candidate(tactic=f"hauto use: {', '.join(lemmas[:4])}", kind="close", timeout=3, prelude=TACTICS_IMPORT, tag="library-search"),
+    ]
+    cands += [Candidate(tactic=f"rewrite {lem}", kind="step", timeout=1, cost=0.5, tag="library-search") for lem in lemmas[:3]]
+    return cands, spent, len(queries)

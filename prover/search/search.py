@@ -35,8 +35,9 @@ from lean_tools.types import ProofAssistantError
 
 from ..cache import ReconstructionCache
 from .hammer import TACTICS_IMPORT, HammerSettings
+from .library import searched_candidates
 from .portfolio import Attempt, hammer_candidate, try_candidate
-from .tactics import Candidate, ProblemContext, TacticTable, get_table, lean_statement
+from .tactics import ROCQ, Candidate, ProblemContext, TacticTable, get_table, lean_statement
 
 
 class SearchBudget(BaseModel):
@@ -67,7 +68,7 @@ class SearchBudget(BaseModel):
     start_timeout: float = 120.0
     """Seconds allowed for opening the statement (and loading the header in a new session)."""
     hammer: Literal["off", "fallback", "only"] = "fallback"
-    """CoqHammer (``hammer.py``): ``fallback`` runs ``hammer`` on the root goal (after the intro
+    """CoqHammer (``hammer.py``): ``fallback`` (default table only) runs ``hammer`` on the root goal (after the intro
     tactic) once the search has failed, if at least ``hammer_min_seconds`` of the budget are left;
     ``only`` runs nothing else (the ``hammer`` preset); ``off`` never. A reconstruction cached
     for the same header and goal is replayed first (seconds instead of the ATPs)."""
@@ -159,6 +160,10 @@ class _Search:
         self.timeouts: list[tuple[_Node, Candidate]] = []
         """Closers that ran out of time, for the second pass."""
         self.seq = itertools.count()
+        self.hammer_note = ""
+        """How the last ``hammer`` call ended (``hammer: timeout`` ...), for the result's reason."""
+        self.searched: dict[str, list[Candidate]] = {}
+        """Library candidates found by ``Search`` per root goal."""
         self.attempts = 0
         self.expansions = 0
         self.session_seconds = 0.0
@@ -221,6 +226,8 @@ class _Search:
     def run(self, node: _Node, cand: Candidate) -> Attempt:
         """Run ``cand`` on ``node`` and count it (attempts, session seconds, ``on_attempt``)."""
         att = try_candidate(self.s, node.state, cand, self.table, goals_before=len(node.goals))
+        if cand.runner == "hammer":
+            self.hammer_note = "hammer: proved" if att.ok else att.error
         self.attempts += 1
         self.session_seconds += att.seconds
         if self.on_attempt is not None:
@@ -243,10 +250,29 @@ class _Search:
             _Node(prio, next(self.seq), att.state, att.goals, parent.script + (self.table.proof_line(att.replacement or cand),), parent.tags + (cand.tag,), depth),
         )
 
+    def library(self, node: _Node) -> list[Candidate]:
+        """Candidates from ``Search`` in the session on the root goal (``library.py``), once per
+        goal; the queries' time counts as session time."""
+        if self.table is not ROCQ or node.depth > 0:
+            return []  # the default Rocq table's family; a fixed or hand-made table gets none
+        key = _goal_key(node.goals[:1])
+        if key not in self.searched:
+            from .tactics import parse_goal, rocq_domain
+
+            g = parse_goal(node.goals[0], "rocq")
+            cands, spent, queries = searched_candidates(self.s, node.state, g, rocq_domain(g, self.ctx.scope))
+            self.session_seconds += spent
+            self.attempts += queries
+            self.searched[key] = cands
+        return self.searched[key]
+
     def candidates(self, node: _Node) -> list[Candidate]:
         closers, steps = self.table.candidates(
             node.goals[0], node.depth, others=len(node.goals) - 1, ctx=self.ctx
         )
+        found = self.library(node)
+        closers += [c for c in found if c.kind == "close"]
+        steps += [c for c in found if c.kind == "step"]
         if node.depth > 0:
             cap = self.budget.inner_timeout
             closers = [c if c.timeout <= cap else c.model_copy(update={"timeout": cap}) for c in closers]
@@ -355,10 +381,12 @@ def prove_goal(
             for node, cand in search.retries():
                 if search.run(node, cand).proved and (done := finish(node, cand)) is not None:
                     return done
-            if budget.hammer == "fallback" and table.language == "rocq" and search.left() >= budget.hammer_min_seconds:
+            # the default Rocq table's fallback; a fixed or hand-made table gets only what it lists
+            if budget.hammer == "fallback" and table is ROCQ and search.left() >= budget.hammer_min_seconds:
                 if (done := _hammer_phase(search, root, header, reconstructions, finish)) is not None:
                     return done
-            return result(False, "budget" if search.out_of_budget() or search.heap else "exhausted")
+            why = "budget" if search.out_of_budget() or search.heap else "exhausted"
+            return result(False, f"{why} ({search.hammer_note})" if search.hammer_note else why)
     except ProofAssistantError as e:
         first = str(e).splitlines()[0][:200] if str(e) else ""
         return result(False, f"{type(e).__name__}: {first}")

@@ -27,3 +27,12 @@ S = {
  "mod7": (NAT_H, "Theorem sq_mod_seven (m : nat) (h : m mod 7 = 3) : (m * m + 5) mod 7 = 0."),
  "modZ": ("Require Import ZArith Lia.\nOpen Scope Z_scope.", "Theorem cube_mod_four (z : Z) (h : z mod 4 = 3) : (z * z * z + 1) mod 4 = 0."),
 }
+# lemmas found by Search at run time (library.searched_candidates)
+S2 = {
+ "firstn_len": ("Require Import List Arith.\nImport ListNotations.", "Theorem firstn_all_len (l : list nat) : firstn (length l) l = l."),
+ "nth_rev": ("Require Import List Arith.\nImport ListNotations.", "Theorem concat_map_len (l m : list nat) : length (map S (l ++ m)) = length m + length l."),
+ "zgcd": ("Require Import ZArith.\nOpen Scope Z_scope.", "Theorem zgcd_sym (a b : Z) : Z.gcd b a = Z.gcd a b."),
+ "in_app": ("Require Import List.\nImport ListNotations.", "Theorem in_right (x : nat) (l m : list nat) : In x m -> In x (l ++ m)."),
+ "rabs_tri": ("Require Import Reals.\nOpen Scope R_scope.", "Theorem abs_sum_le (u v : R) : Rabs (u + v) <= Rabs u + Rabs v."),
+}
+S.update(S2)

@@ -35,6 +35,21 @@ def test_known_remainders_and_top_level_relation():
     assert _relation("(a <= b) /\\ c") is None or _relation("(a <= b) /\\ c")[1] != "<="  # nothing inside parentheses
 
 
+def test_search_output_parsing_symbols_and_ranking():
+    from prover.search.library import goal_pattern, goal_symbols, parse_search, rank_lemmas, search_queries
+
+    g = parse_goal("  u, v : R\n  ============================\n  Rabs (u + v) <= Rabs u + Rabs v", "rocq")
+    assert goal_symbols(g) == ["Rabs"]
+    assert goal_pattern(g) == "Rabs (_ + _) <= Rabs _ + Rabs _"
+    assert search_queries(goal_symbols(g), g)[0] == "Search (Rabs (_ + _) <= Rabs _ + Rabs _)."
+    text = "Rabs_R0: Rabs 0 = 0\nRabs_triang:\n  forall a b : R, Rabs (a + b) <= Rabs a + Rabs b\n"
+    found = parse_search(text)
+    assert found[1] == ("Rabs_triang", "forall a b : R, Rabs (a + b) <= Rabs a + Rabs b")
+    assert rank_lemmas(found, ["Rabs"], exact=["Rabs_triang"])[0] == "Rabs_triang"
+    lists = parse_goal("  l, m : list nat\n  ============================\n  length (rev (l ++ m)) = length l", "rocq")
+    assert goal_symbols(lists) == ["length", "rev", "app"]
+
+
 def test_families_answer_their_shapes_and_stay_quiet_elsewhere():
     ctx = ProblemContext.of(S["flip_nodes"][0], S["flip_nodes"][1], "rocq")
     g = "  t : bt\n  ============================\n  nodes (flip t) = nodes t"
@@ -57,7 +72,7 @@ def _private_cwd(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
 
 
-QUICK = {"map_succ_total": "induction-struct", "odd_2n1": "parity-spec", "recip2": "clear-denominators"}
+QUICK = {"map_succ_total": "induction-struct", "odd_2n1": "parity-spec", "recip2": "clear-denominators", "rabs_tri": "library-search"}
 
 
 @pytest.mark.rocq
