@@ -14,8 +14,10 @@ is hashed into the run key like any ``--config``; the attempt function receives 
   the root, 100 s budget, 5 s per tactic (the comparison of the README).
 
 - ``hammer``: CoqHammer's ``hammer`` alone after ``intros`` (``SearchBudget.hammer = "only"``),
-  20 s per call in a fresh session (so the plugin's feature extraction is paid per problem);
-  the kept proof is the replayed reconstruction, checked like every other.
+  20 s per call, in warm sessions a worker keeps across problems (``session.warm``: the plugin's
+  feature extraction, 15-60 s on a loaded machine, is paid once per header and session); the
+  kept proof is the replayed reconstruction, checked like every other. CPU: the pooled sessions'
+  process-tree CPU (ATPs included) during the attempt, plus the finished processes'.
 
 Other helpers register more with ``register(Preset(...))``.
 Rocq only: a preset refuses a Lean problem with an ``error`` result naming the reason.
@@ -88,8 +90,9 @@ register(Preset(
     attempt_fn=SEARCH_ATTEMPT,
     config={"preset": "hammer", "table": "default",
             "budget": {"seconds": 25.0, "hammer": "only", "hammer_seconds": 20.0, "clock": "wall"},
-            "session": {"default_timeout": 40.0, "extra_args": ["-w", "-all"]}},
-    description="CoqHammer's hammer alone after intros (20 s per call, its reconstruction replayed and kept)",
+            "session": {"default_timeout": 40.0, "extra_args": ["-w", "-all"], "warm": True}},
+    description="CoqHammer's hammer alone after intros (20 s per call in warm sessions kept across problems, "
+                "its reconstruction replayed and kept)",
 ))
 
 
@@ -152,6 +155,29 @@ def search_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
         signal.signal(signal.SIGALRM, previous)
 
 
+_WARM: dict = {}
+
+
+def _warm_pool(timeout: float, extra: tuple):
+    """This worker process's pool of warm sessions (``session.warm``), kept across problems:
+    CoqHammer extracts the library's features once per session and header, not per problem.
+    Returns the pool and the list of the sessions it made (for their CPU readings)."""
+    key = (timeout, extra)
+    if key not in _WARM:
+        from lean_tools.pool import SessionPool
+        from lean_tools.rocq.session import RocqSession
+
+        made: list = []
+
+        def factory(language, header):
+            s = RocqSession(header, default_timeout=timeout, extra_args=extra)
+            made.append(s)
+            return s
+
+        _WARM[key] = (SessionPool(factory, max_sessions=2), made)
+    return _WARM[key]
+
+
 def _search(problem: BenchProblem, config: dict, t0: float) -> AttemptResult:
     from lean_tools.rocq.session import RocqSession
     from lean_tools.sandbox import finished_cpu_seconds
@@ -169,9 +195,15 @@ def _search(problem: BenchProblem, config: dict, t0: float) -> AttemptResult:
     budget = SearchBudget(**config.get("budget", {}))
     table = baseline_table() if config.get("table") == "baseline" else None
     cpu0 = finished_cpu_seconds()
-    res = prove_goal(lambda h: RocqSession(h, default_timeout=timeout, extra_args=extra), header, stmt, "rocq",
-                     budget, table=table)
-    cpu = finished_cpu_seconds() - cpu0
+    if sess.get("warm"):
+        pool, live = _warm_pool(timeout, extra)
+        live0 = sum(s.process_cpu_seconds for s in live if s.alive())
+        res = prove_goal(pool, header, stmt, "rocq", budget, table=table)
+        cpu = finished_cpu_seconds() - cpu0 + sum(s.process_cpu_seconds for s in live if s.alive()) - live0
+    else:
+        res = prove_goal(lambda h: RocqSession(h, default_timeout=timeout, extra_args=extra), header, stmt, "rocq",
+                         budget, table=table)
+        cpu = finished_cpu_seconds() - cpu0
     wall = time.monotonic() - t0
     if not res.proved:
         reason = res.reason or "no proof found"
