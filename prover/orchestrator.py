@@ -123,6 +123,8 @@ class Orchestrator:
             result = self._run_default() if self.llm is None else self._run_agent()
         except BudgetExceeded as e:
             reason = f"stopped: {e.which} budget spent" if e.which != "interrupt" else "interrupted"
+            if self.budget.llm_errors_in_row and self.budget.last_llm_error:  # say why the model did not help
+                reason += f" (last {self.budget.llm_errors_in_row} model call(s) failed: {self.budget.last_llm_error[:200]})"
             self.budget.stopped_by = self.budget.stopped_by or e.which
         except KeyboardInterrupt:
             self.budget.cancel()
