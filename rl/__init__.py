@@ -3,10 +3,12 @@
 One module per concept: ``config`` (TOML -> pydantic, no torch), ``records`` (JSONL records),
 ``curriculum`` (generated Rocq theorems), ``verifier`` (reward: full soundness verdict),
 ``env`` (tactic-loop episodes), ``agent_env`` (episodes through ``prover.agent.LemmaAgent``),
-``policy`` / ``samplers`` (models, torch/transformers/vLLM sampling), ``algorithms``
+``policy`` / ``samplers`` (tactic-token models and their samplers), ``lm`` / ``lm_samplers`` /
+``lm_agent`` / ``lm_job`` (a real pretrained LM writing free text in the agent loop),
+``vllm_engine`` (vLLM V1 engine with weight push), ``algorithms``
 (GRPO, DAPO, Dr.GRPO hooks), ``trainer`` (algorithm-blind optimiser step), ``sampling``
 (online difficulty filtering), ``loop`` (sync/async orchestration), ``checkpoint``, ``metrics``,
-``distributed`` (FSDP, Ray), ``evaluate`` (pass@k), ``bench`` (benchmark attempt function),
+``distributed`` (torchrun/DDP, Ray verdict tasks), ``h200`` (the GPU demo's scripts), ``evaluate`` (pass@k), ``bench`` (benchmark attempt function),
 ``plots``, ``cli``.
 Importing ``rl`` imports nothing heavy.
 """

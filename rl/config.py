@@ -153,6 +153,10 @@ class CurriculumConfig(_Section):
     train_size: int = Field(400, ge=1)
     heldout_size: int = Field(60, ge=1)
     seed: int = 0
+    minif2f_valid: bool = False
+    """Also train on miniF2F Rocq *valid* (``rl.curriculum.minif2f_problems``, family
+    ``minif2f``): its 214 train-bucket problems join the training set, its 30 held-out-bucket
+    problems the held-out set. Needs the benchmark data (``prover-bench fetch``)."""
     difficulty_filter: bool = True
     """Online filtering: problems whose recent pass rate is 0 or 1 are sampled less."""
     filter_window: int = Field(2, ge=1)

@@ -275,3 +275,35 @@ def generate(
         if n >= max_draws:
             raise ValueError("curriculum: could not draw enough distinct problems; lower the sizes")
     return train, held
+
+
+_THEOREM = r"(?:Theorem|Lemma)\s+{name}\b(.*?)\.\s*Proof\."
+
+
+def minif2f_problems(split: str = "valid", data_dir: str | None = None) -> tuple[list[Problem], list[Problem]]:
+    """miniF2F Rocq problems of ``split`` (only ``valid``: the development split) as curriculum
+    problems of family ``minif2f``, divided into (train, heldout) by the same statement hash.
+
+    ``header`` is everything the file has before the theorem (imports, scopes, definitions),
+    ``statement`` the text between the theorem's name and the period before ``Proof.``; the
+    verdict then compares candidates against this reconstruction. ``witness`` is empty (no
+    known proof). Files whose theorem cannot be read this way are skipped. Test splits are
+    refused: they are reported, never trained on."""
+    import re
+
+    from benchmarks.suites import get_suite
+
+    if split != "valid":
+        raise ValueError(f"miniF2F {split!r} is not a training split: only 'valid' may be trained on")
+    train: list[Problem] = []
+    held: list[Problem] = []
+    for bp in get_suite("minif2f-rocq", data_dir, split="valid").load():
+        name = bp.theorem or bp.name
+        m = re.search(_THEOREM.format(name=re.escape(name)), bp.text, re.DOTALL)
+        if m is None:
+            continue
+        statement = " ".join(m.group(1).split())
+        p = Problem(id=f"minif2f-{bp.name}", family="minif2f", difficulty=1, split=split_of("minif2f", statement),
+                    header=bp.text[: m.start()].strip(), name=name, statement=statement, witness="")
+        (held if p.split == "heldout" else train).append(p)
+    return train, held

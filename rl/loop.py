@@ -58,6 +58,9 @@ class Job:
         torch.manual_seed(tc.seed)
         self.train_set, self.heldout = curriculum.generate(cc.families, cc.max_difficulty, cc.train_size,
                                                            cc.heldout_size, cc.seed)
+        if cc.minif2f_valid:
+            extra_train, extra_held = curriculum.minif2f_problems("valid")
+            self.train_set, self.heldout = self.train_set + extra_train, self.heldout + extra_held
         self.problems = ProblemSampler(self.train_set, seed=tc.seed + 7919 * self.world.rank,
                                        filtering=cc.difficulty_filter, window=cc.filter_window,
                                        filter_weight=cc.filter_weight)

@@ -64,3 +64,20 @@ def test_witnesses_compile_and_a_wrong_tactic_does_not():
     for fam in ("taut", "ring_q"):
         p = seen[(fam, 2)]
         assert not chk.check_file(p.with_proof("lia."), timeout=60).ok
+
+
+def test_minif2f_valid_problems_round_trip_and_test_split_is_refused():
+    import pytest
+
+    from rl.curriculum import minif2f_problems
+
+    try:
+        train, held = minif2f_problems("valid")
+    except Exception as err:  # noqa: BLE001 - benchmark data not fetched
+        pytest.skip(f"miniF2F data unavailable: {err}")
+    assert train and held and {p.family for p in train + held} == {"minif2f"}
+    assert not {p.id for p in train} & {p.id for p in held}
+    p = train[0]
+    assert f"Theorem {p.name} " in p.text and p.text.rstrip().endswith("Admitted.")
+    with pytest.raises(ValueError, match="not a training split"):
+        minif2f_problems("test")
