@@ -151,6 +151,13 @@ class InformalSettings(_Cfg):
     """A judgement whose flagged claim the sandbox refuted scores at most this."""
     max_checks: int = Field(4, ge=0, le=32)
     """Sandbox checks run per judgement (the flags' ``check_code``, in order)."""
+    max_flags: int = Field(8, ge=0, le=64)
+    """Most flags a judgement may list (a bound in the JSON schema, and asked for in the prompt)."""
+    reasoning_chars: int | None = Field(4000, ge=100)
+    """Bound on the judgement's reasoning (characters; flags' fields get proportional bounds), in
+    the schema and the prompt, so that a constrained decoder closes the JSON before ``max_tokens``
+    cuts it (a cut-off judgement scores 0). None: unbounded (a strong model with a large
+    ``max_tokens``)."""
     temperature: float = Field(0.9, ge=0.0, le=2.0)
     """Sampling temperature of candidates and revisions (diversity)."""
     verify_temperature: float = Field(0.2, ge=0.0, le=2.0)

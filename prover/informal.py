@@ -96,6 +96,22 @@ before the score."""
 RESPONSE_FORMAT: dict[str, Any] = {"type": "json_schema", "json_schema": {"name": "judgement", "schema": JUDGEMENT_SCHEMA, "strict": True}}
 
 
+def response_format(max_chars: int | None, max_flags: int) -> dict[str, Any]:
+    """``RESPONSE_FORMAT`` with length bounds: the reasoning at most ``max_chars`` characters
+    (None: unbounded), at most ``max_flags`` flags, each field of a flag bounded too, so that a
+    constrained decoder closes the object before ``max_tokens`` cuts it off."""
+    schema = json.loads(json.dumps(JUDGEMENT_SCHEMA))
+    props = schema["properties"]
+    if max_chars is not None:
+        props["reasoning"]["maxLength"] = max_chars
+        item = props["flags"]["items"]["properties"]
+        item["step"]["maxLength"] = max(40, max_chars // 10)
+        item["issue"]["maxLength"] = max(80, max_chars // 4)
+        item["check_code"]["anyOf"][0]["maxLength"] = max(200, max_chars // 2)
+    props["flags"]["maxItems"] = max_flags
+    return {"type": "json_schema", "json_schema": {"name": "judgement", "schema": schema, "strict": True}}
+
+
 class InformalOutcome(Record):
     """What the loop hands on: the proof for the sketch, the other candidates ranked, and the
     selection record (None when no loop ran: the user's proof, or no model)."""
@@ -295,12 +311,20 @@ class _Loop:
         when the loop's share of the budget is spent."""
         if self.share.spent():
             return None
+        limit = f" (at most {self.s.reasoning_chars} characters)" if self.s.reasoning_chars is not None else ""
         user = prompts.render(
-            "informal_verify", statement_block=self.statement, proof=text.strip(), rubric=prompts.render("informal_rubric"), **self.values
+            "informal_verify",
+            statement_block=self.statement,
+            proof=text.strip(),
+            rubric=prompts.render("informal_rubric"),
+            reasoning_limit=limit,
+            max_flags=self.s.max_flags,
+            **self.values,
         )
         msgs = [ChatMessage(role="user", content=user)]
         structured = self.structured
-        (resp,) = self._call(msgs, n=1, temperature=self.s.verify_temperature, stage="informal_verify", response_format=RESPONSE_FORMAT if structured else None)
+        fmt = response_format(self.s.reasoning_chars, self.s.max_flags) if structured else None
+        (resp,) = self._call(msgs, n=1, temperature=self.s.verify_temperature, stage="informal_verify", response_format=fmt)
         if structured and not resp.ok and _refuses_format(resp.error or ""):
             with self._lock:
                 self.structured = False

@@ -15,6 +15,7 @@ from prover.informal import (
     check_status,
     judgement_from_text,
     parse_judgement,
+    response_format,
     solve_informal,
 )
 from prover.llm import ScriptedLLM
@@ -98,6 +99,10 @@ def test_response_format_is_a_json_schema_with_reasoning_first():
     schema = RESPONSE_FORMAT["json_schema"]["schema"]
     assert RESPONSE_FORMAT["type"] == "json_schema"
     assert list(schema["properties"]) == ["reasoning", "score", "flags"]
+    bounded = response_format(300, 3)["json_schema"]["schema"]
+    assert bounded["properties"]["reasoning"]["maxLength"] == 300 and bounded["properties"]["flags"]["maxItems"] == 3
+    assert "maxLength" not in response_format(None, 3)["json_schema"]["schema"]["properties"]["reasoning"]
+    assert "maxLength" not in schema["properties"]["reasoning"]  # the module constant is not mutated
 
 
 def test_sandbox_check_status():
