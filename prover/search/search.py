@@ -307,7 +307,10 @@ def prove_goal(
     t_start = time.monotonic()
     budget = budget or SearchBudget()
     table = table or get_table(language)
-    session_header = header.rstrip() + ("\n" + table.imports if table.imports else "")
+    # CoqHammer alone needs none of the table's libraries; without them (Lra loads the reals) its
+    # feature extraction and premise selection run over the problem's own imports only.
+    bare = budget.hammer == "only"
+    session_header = header.rstrip() + ("\n" + table.imports if table.imports and not bare else "")
     checker = checker if checker is not None or not budget.recheck else _default_checker(language)
     acc = {"open_seconds": 0.0, "recheck_seconds": 0.0, "rejected": 0}
     search: _Search | None = None
