@@ -34,8 +34,10 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as err:
         print(f"prover-train: {err}", file=sys.stderr)
         return 2
+    if "heldout_after" not in summary:  # a rank other than 0 under torchrun: rank 0 reports
+        return 0
     before = summary.get("heldout_before", {}).get("pass1")
-    after = summary.get("heldout_after", {}).get("pass1")
+    after = summary["heldout_after"].get("pass1")
     print(f"held-out pass@1: before {before if before is None else round(before, 3)} after {round(after, 3)}; "
           f"outputs in {cfg.output.dir}")
     return 0

@@ -315,14 +315,17 @@ def train(cfg: RLConfig, output_dir: str | Path, *, verifier=None, log=print) ->
             eps = stats["episodes"]
             writer.rollouts(eps)
             row = _row(job, mode, res, samples, eps, stats, wait, wall, {k: c1[k] - c0[k] for k in c1})
+            if job.world.distributed:
+                row = _global_row(row, eps, samples, res, job.world)
             if main and cfg.trainer.eval_every and job.step % cfg.trainer.eval_every == 0 and job.step < cfg.trainer.steps:
                 ev = job.evaluate()
                 writer.evaluation({**ev, "when": "during"})
                 row = row.model_copy(update={"heldout_pass1": ev["pass1"]})
             writer.step(row)
             _accumulate(summary["modes"].setdefault(mode, {}), row)
-            log(f"step {row.step:3d} [{mode}] loss {row.loss:+.4f} reward {row.reward_mean:.3f} "
-                f"solved {row.solved_rate:.3f} samples {row.samples} {row.step_seconds:.1f}s")
+            if main:
+                log(f"step {row.step:3d} [{mode}] loss {row.loss:+.4f} reward {row.reward_mean:.3f} "
+                    f"solved {row.solved_rate:.3f} samples {row.samples} {row.step_seconds:.1f}s")
             if main and cfg.checkpoint.every and job.step % cfg.checkpoint.every == 0:
                 checkpoint.save(out, trainer=job.trainer, sampler=job.sampler, problems=job.problems,
                                 step=job.step, version=job.version)
@@ -414,6 +417,18 @@ def _row(job: Job, mode: str, res: dict, samples: list, eps: list[Episode], stat
         by_family={k: sum(v) / len(v) for k, v in sorted(fam.items())},
         problems_downweighted=job.problems.filtered_fraction(),
     )
+
+
+def _global_row(row: StepMetrics, eps: list[Episode], samples: list, res: dict, world) -> StepMetrics:
+    """``row`` with the episode and sample counts of all ranks (timings stay this rank's)."""
+    from .distributed import all_sum
+
+    done = [e for e in eps if e.turns]
+    n, reward, solved, n_samples, tokens, seq = all_sum(
+        [len(done), sum(e.reward for e in done), sum(e.solved for e in done), len(samples),
+         res.get("tokens", 0.0), res.get("seq_tokens", 0.0)], world)
+    return row.model_copy(update={"reward_mean": reward / max(1.0, n), "solved_rate": solved / max(1.0, n),
+                                  "samples": int(n_samples), "tokens": int(tokens), "train_seq_tokens": int(seq)})
 
 
 def _checker_share(wait: float, wall: float, eps: list[Episode]) -> float:
