@@ -1,5 +1,6 @@
 """Statements written for the search families of ``induction.py``, ``library.py``,
-``realineq.py`` and ``modular.py`` (none taken from a benchmark): name -> (header, statement)."""
+``realineq.py``, the Search-based library family and the remainder families of ``tactics.py``
+(none taken from a benchmark): name -> (header, statement)."""
 
 LIST_H = "Require Import List Arith Lia.\nImport ListNotations.\nFixpoint total (l : list nat) : nat := match l with [] => 0 | x :: r => x + total r end."
 TREE_H = "Require Import Arith Lia.\nInductive bt : Type := Lf : bt | Nd : bt -> nat -> bt -> bt.\nFixpoint nodes (t : bt) : nat := match t with Lf => 0 | Nd a _ b => nodes a + 1 + nodes b end.\nFixpoint flip (t : bt) : bt := match t with Lf => Lf | Nd a x b => Nd (flip b) x (flip a) end."
@@ -36,3 +37,10 @@ S2 = {
  "rabs_tri": ("Require Import Reals.\nOpen Scope R_scope.", "Theorem abs_sum_le (u v : R) : Rabs (u + v) <= Rabs u + Rabs v."),
 }
 S.update(S2)
+# remainders known from hypotheses (the tactics.py families mod-push, nat-mod, z-mod)
+S3 = {
+ "mod_coarser": ("Require Import Arith Lia.", "Theorem mod_six_three (m : nat) (h : m mod 6 = 5) : m mod 3 = 2."),
+ "mod_div_z": ("Require Import ZArith Lia.\nOpen Scope Z_scope.", "Theorem z_mod_ten_two (z : Z) (h : z mod 10 = 7) : (z + 3) mod 5 = 0."),
+}
+S.update(S3)
+S.update({"odd_sq_mod8": ("Require Import Arith Lia.", "Theorem sq_mod_eight (n : nat) (h : n mod 4 = 3) : (n * n) mod 8 = 1.")})

@@ -7,7 +7,6 @@ import shutil
 import pytest
 
 from prover.search.induction import Fixpoint, header_fixpoints, header_inductives, inductive_vars
-from prover.search.modular import known_remainders
 from prover.search.realineq import _relation
 from prover.search.tactics import ROCQ, ProblemContext, parse_goal
 
@@ -28,9 +27,7 @@ def test_inductive_vars_orders_standard_types_first_and_skips_functions():
     assert inductive_vars(g, ("bt",)) == [("l", "list"), ("t", "bt")]
 
 
-def test_known_remainders_and_top_level_relation():
-    g = parse_goal("  m : nat\n  h : m mod 7 = 3\n  k : m mod 2 = 5\n  ============================\n  True", "rocq")
-    assert known_remainders(g) == [("h", "m", 7, 3)]  # 5 is no remainder mod 2
+def test_top_level_relation():
     assert _relation("p / q + q / p >= 2") == ("p / q + q / p", ">=", "2")
     assert _relation("(a <= b) /\\ c") is None or _relation("(a <= b) /\\ c")[1] != "<="  # nothing inside parentheses
 
@@ -56,7 +53,7 @@ def test_families_answer_their_shapes_and_stay_quiet_elsewhere():
     closers, _ = ROCQ.candidates(g, 0, ctx=ctx)
     assert any(c.tag == "induction-struct" and c.tactic.startswith("induction t;") for c in closers)
     plain, _ = ROCQ.candidates("  x : R\n  ============================\n  x + 1 > x", 0, ctx=ProblemContext(scope="R_scope"))
-    assert not any(c.tag in ("induction-struct", "clear-denominators", "sqrt-square", "mod-subst", "library-hauto") for c in plain)
+    assert not any(c.tag in ("induction-struct", "clear-denominators", "sqrt-square", "library-hauto") for c in plain)
 
 
 def _prove(name: str, seconds: float = 20):
