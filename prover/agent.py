@@ -119,6 +119,15 @@ class LemmaAgent:
                 return f"automation did not prove it ({out.tried})", None
             if name == tools.PYTHON.name:
                 return tools.python(self.ws, args.get("code")), None
+            if name == tools.HAMMER.name and tools.HAMMER in tools.agent_tools(self.cfg, self.ws.problem.language):
+                self.attempts += 1
+                out = tools.hammer(self.target, budget_s=self.cfg.search.hammer_timeout_s)
+                if out.proved and out.proof:
+                    return "OK: CoqHammer proved the lemma.", LemmaResult(
+                        name=self.goal.name, proved=True, proof=out.proof, source="automation",
+                        attempts=self.attempts, wall_s=round(time.monotonic() - self.t0, 3),
+                    )
+                return f"hammer did not prove it ({out.tried})", None
         except tools.ToolInputError as e:
             return f"error: {name}: {e}", None
         if name == "split_lemma":
@@ -222,7 +231,7 @@ class LemmaAgent:
                 problem=self.goal.problem,
                 stage="agent",
                 lemma=self.goal.name,
-                tools=tools.AGENT_TOOLS,
+                tools=tools.agent_tools(self.cfg, self.ws.problem.language),
             )
             if not resp.ok:
                 if (resp.error or "").startswith("no time left"):

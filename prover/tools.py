@@ -537,6 +537,15 @@ GIVE_UP = ToolSpec(
 )
 
 AGENT_TOOLS = (CHECK, GOALS, SEARCH, AUTO_CLOSE, PYTHON, SPLIT, GIVE_UP)
+
+
+def agent_tools(config: ProverConfig, language: str) -> tuple[ToolSpec, ...]:
+    """The lemma agents' tools: ``AGENT_TOOLS``, plus ``hammer`` for Rocq when the checks load
+    CoqHammer's reconstruction tactics (``"Hammer.Tactics"`` in ``prover.allowed_requires``), so
+    that a lemma proof made of them checks like any other."""
+    if language == "rocq" and "Hammer.Tactics" in config.prover.allowed_requires:
+        return (*AGENT_TOOLS, HAMMER)
+    return AGENT_TOOLS
 ALL = AGENT_TOOLS
 SERVED = ("check", "goals", "run_tactic", "search", "auto_close", "hammer", "verify", "prove")
 """The tools ``prover-mcp`` and the verifiers toolset serve (functions of this module)."""

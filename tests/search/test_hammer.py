@@ -105,3 +105,15 @@ def test_hammer_only_proves_a_list_fact_and_the_kept_proof_rechecks_without_atps
     again = prove_goal(lambda h: RocqSession(h), header, stmt, "rocq", budget, reconstructions=cache)
     assert again.proved and again.tags[-1] == "hammer-cached"
     assert again.checker_seconds < res.checker_seconds
+
+
+def test_agents_get_the_hammer_tool_only_when_checks_load_its_tactics():
+    from prover import tools
+    from prover.config import ProverConfig
+
+    cfg = ProverConfig()
+    assert tools.HAMMER not in tools.agent_tools(cfg, "rocq")
+    opted = cfg.with_overrides(prover__allowed_requires=(*cfg.prover.allowed_requires, "Hammer.Tactics"))
+    assert tools.HAMMER in tools.agent_tools(opted, "rocq")
+    assert tools.HAMMER not in tools.agent_tools(opted, "lean")
+    assert "hammer" in tools.SERVED
