@@ -17,7 +17,7 @@ Models:
 
     python benchmarks/informal_cost.py [--problem examples/rocq/double_le.v] [--n 1,2,4]
         [--rounds 0,1,2] [--backend scripted|openai --endpoint URL --model NAME]
-        [--max-tokens 256] [--reasoning-chars 4000] [--out results/informal_cost.jsonl]
+        [--max-tokens 256] [--reasoning-chars 4000] [--max-flags 8] [--out results/informal_cost.jsonl]
 
 What is not measured: the loop's effect on proof rates (that needs the benchmark runner with a
 strong model); wall time with the scripted model is the sandbox and bookkeeping only.
@@ -138,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-tokens", type=int, default=256, help="per completion (openai backend)")
     ap.add_argument("--answer-tokens", type=int, default=300, help="size of the scripted model's answers")
     ap.add_argument("--reasoning-chars", type=int, default=4000, help="informal.reasoning_chars (bound on the judgement's reasoning)")
+    ap.add_argument("--max-flags", type=int, default=8, help="informal.max_flags")
     ap.add_argument("--budget-share", type=float, default=1.0, help="informal.budget_share (1.0: measure the loop unstopped)")
     ap.add_argument("--wall", type=float, default=3600.0, help="run wall budget, seconds")
     ap.add_argument("--out", default="results/informal_cost.jsonl")
@@ -164,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
             budget__wall_s=args.wall,
             informal__budget_share=args.budget_share,
             informal__reasoning_chars=args.reasoning_chars,
+            informal__max_flags=args.max_flags,
         )
     except (BadProblem, ConfigError) as e:
         print(f"informal_cost: {e}", file=sys.stderr)
