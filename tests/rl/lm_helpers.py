@@ -17,3 +17,18 @@ def tiny_llama(folder: Path, *, seed: int = 0, vocab: int = 384, tie: bool = Fal
                                     tie_word_embeddings=tie, bos_token_id=1, eos_token_id=2, pad_token_id=0)
     transformers.LlamaForCausalLM(conf).save_pretrained(folder, safe_serialization=True)
     return folder
+
+
+def word_tokenizer(vocab: int = 384):
+    """A real (tiny) word-level tokenizer whose ids fit ``tiny_llama``'s vocabulary: ids 0-2 are
+    <pad>, <s>, </s>; words and punctuation get ids from 3 in order of first sight up to ``vocab``."""
+    import tokenizers
+    import transformers
+    from tokenizers import models, pre_tokenizers
+
+    words = ["<pad>", "<s>", "</s>", "<unk>"] + [chr(c) for c in range(33, 127)] + \
+        ["Theorem", "goal", "forall", "nat", "Proof", "Qed", "lia", "auto", "intros", "tauto", "coq", "```"]
+    tok = tokenizers.Tokenizer(models.WordLevel({w: i for i, w in enumerate(words[:vocab])}, unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation()])
+    return transformers.PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<pad>", bos_token="<s>",
+                                                eos_token="</s>", unk_token="<unk>")

@@ -61,3 +61,29 @@ def test_lora_weights_are_merged_under_hugging_face_names(tmp_path):
         adapted = policy(b.ids, b.attention)
     assert (merged - before).abs().max() > 1e-3  # the adapters changed the model
     assert torch.allclose(merged, adapted, atol=1e-5)
+
+
+def test_hf_text_sampler_logprobs_are_the_trainers(tmp_path):
+    """The transformers fallback sampler reports exactly the log-probabilities the trainer's
+    codec computes for the same prompt text and tokens, and stamps the pushed version."""
+    from lm_helpers import word_tokenizer
+
+    from rl.lm import LMPolicy, LoraSettings, TokenCodec
+    from rl.lm_samplers import HFTextSampler
+    from rl.trainer import TrainSample
+
+    folder = tiny_llama(tmp_path / "m")
+    policy = LMPolicy(transformers.AutoModelForCausalLM.from_pretrained(folder), word_tokenizer(), folder=folder,
+                      lora=LoraSettings())
+    sampler = HFTextSampler(policy, max_new_tokens=6, temperature=1.0, seed=0)
+    sampler.push(dict(policy.hf_weights()), 3)
+    prompt = "Theorem goal : forall n : nat , n = n ."
+    v, comp = sampler.sample_text(prompt, seed=11)
+    assert v == 3 and len(comp.token_ids) == len(comp.logprobs) >= 1
+    assert sampler.sample_text(prompt, seed=11)[1] == comp  # seeded: the same draw again
+    codec = TokenCodec(policy)
+    batch = codec.batch([TrainSample(prompt=prompt, actions=comp.token_ids, sampler_logprobs=comp.logprobs,
+                                     advantage=1.0, positive=True)])
+    with torch.no_grad():
+        lp, _ = codec.score(policy, batch, 1.0)
+    assert torch.allclose(lp[0, : len(comp.logprobs)], torch.tensor(comp.logprobs), atol=1e-4)
