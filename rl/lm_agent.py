@@ -30,7 +30,13 @@ import re
 import time
 from collections.abc import Callable, Sequence
 
-from prover.llm.base import ChatMessage, ChatResponse, ToolSpec, Usage, parse_text_tool_calls
+from prover.llm.base import (
+    ChatMessage,
+    ChatResponse,
+    ToolSpec,
+    Usage,
+    parse_text_tool_calls,
+)
 
 from .agent_env import CHECK_TOOL, EpisodeInterrupted, SampledTurn, turn_seed
 from .records import Problem

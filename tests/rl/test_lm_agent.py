@@ -4,7 +4,6 @@ prompt, and the H200 demo's report (no model, no proof assistant)."""
 from __future__ import annotations
 
 from prover.llm.base import ChatMessage, parse_text_tool_calls
-
 from rl.curriculum import generate
 from rl.h200.demo import report
 from rl.lm_agent import proof_of, render_compact
@@ -12,7 +11,7 @@ from rl.lm_agent import proof_of, render_compact
 
 def test_proof_of_prefers_a_check_call_then_a_fence_then_proof_qed():
     text = 'I think <tool_call>{"name": "check", "arguments": {"proof": "lia."}}</tool_call> ```coq\nauto.\n```'
-    clean, calls = parse_text_tool_calls(text)
+    _clean, calls = parse_text_tool_calls(text)
     assert proof_of(text, calls) == "lia."
     assert proof_of("Sure:\n```coq\nProof.\nintros. tauto.\nQed.\n```", ()) == "intros. tauto."
     assert proof_of("Proof. simpl. reflexivity. Qed. That is all.", ()) == "simpl. reflexivity."

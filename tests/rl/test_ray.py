@@ -39,7 +39,6 @@ def _axiom_cheat(problem) -> str:
 
 def test_remote_verdict_is_the_local_verdict_and_refuses_a_compiling_cheat(local_ray):
     from lean_tools.rocq.checker import RocqChecker
-
     from rl.distributed import remote_verdict
     from rl.verifier import full_verdict
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 import torch
-
 from lm_helpers import tiny_llama
 
 pytestmark = pytest.mark.llm
