@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         summary = train(cfg, cfg.output.dir)
-    except ImportError as err:
+    except (ImportError, FileNotFoundError) as err:  # a missing extra or model: one line, not a traceback
         print(f"prover-train: {err}", file=sys.stderr)
         return 2
     if "heldout_after" not in summary:  # a rank other than 0 under torchrun: rank 0 reports

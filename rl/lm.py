@@ -49,10 +49,13 @@ def resolve_model_path(path: str) -> Path:
             raise FileNotFoundError(f"{p} has no config.json: not a Hugging Face model folder")
         return p
     try:
-        from prover.models import ensure_model
+        from prover.models import ModelSetupError, ensure_model
     except ImportError:
         raise FileNotFoundError(f"model {path!r}: no such folder, and prover.models.ensure_model is not available") from None
-    return Path(ensure_model(path))
+    try:
+        return Path(ensure_model(path))
+    except ModelSetupError as err:
+        raise FileNotFoundError(f"model {path!r}: {err}") from None
 
 
 class LMPolicy(nn.Module):
