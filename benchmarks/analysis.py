@@ -47,6 +47,9 @@ class Run:
     command: str
     source: str
     attempts: dict[str, list[Attempt]] = field(default_factory=dict)
+    code_version: str = ""
+    """``git describe --always --dirty`` of the code that ran ("" in databases of schema 1)."""
+    shuffle_seed: int | None = None
     running: int = 0
 
     @property
@@ -95,7 +98,9 @@ def load(paths: list[str | Path]) -> Dataset:
                 validation[r["problem_id"]] = (r["status"], r["reason"], r["environment"])
             for r in c.execute("SELECT * FROM runs ORDER BY created_at"):
                 run = Run(run_key=r["run_key"], label=r["label"], suite=r["suite"], suite_version=r["suite_version"],
-                          config_hash=r["config_hash"], timeout_s=r["timeout_s"], command=r["command"], source=str(path))
+                          config_hash=r["config_hash"], timeout_s=r["timeout_s"], command=r["command"], source=str(path),
+                          code_version=r["code_version"] if "code_version" in r.keys() else "",
+                          shuffle_seed=r["shuffle_seed"] if "shuffle_seed" in r.keys() else None)
                 run.running = c.execute("SELECT COUNT(*) FROM attempts WHERE run_key=? AND status='running'",
                                         (run.run_key,)).fetchone()[0]
                 for a in c.execute("SELECT * FROM attempts WHERE run_key=? AND status='done' ORDER BY problem_id, seed",
@@ -183,8 +188,8 @@ def run_summary(ds: Dataset, run: Run) -> dict:
     all_atts = [a for atts in run.attempts.values() for a in atts]
     return {
         "label": run.label, "suite": run.suite, "suite_version": run.suite_version, "config_hash": run.config_hash,
-        "timeout_s": run.timeout_s, "problems": len(run.attempts), "attempts": run.n_attempts,
-        "solved": len(run.solved()), "outcomes": dict(outcomes), "partial": run.partial(),
+        "timeout_s": run.timeout_s, "code_version": run.code_version, "shuffle_seed": run.shuffle_seed,
+        "problems": len(run.attempts), "attempts": run.n_attempts, "solved": len(run.solved()), "outcomes": dict(outcomes), "partial": run.partial(),
         "interrupted_attempts": run.running,
         "excluded": len(excluded(ds, run.suite)),
         "pass_at_k": {str(k): round(v, 6) for k, v, _ in pass_table(run)},

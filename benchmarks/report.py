@@ -38,7 +38,7 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
             f"{summ['excluded']}."), ""]
 
     # runs
-    md += ["## Runs", "", ("| run | suite (version) | config | budget/attempt | problems | attempts | solved | "
+    md += ["## Runs", "", ("| run | suite (version) | config @ code version | budget/attempt | problems | attempts | solved | "
                            "claimed, not verified | outcomes | pass@1 | pass@k (largest k) | checker CPU s | tokens |"),
            "|" + "---|" * 13]
     run_rows, passk_rows = [], []
@@ -48,17 +48,18 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
         first = _pct(pk[0][1]) if pk else "-"
         oc = ", ".join(f"{k} {v}" for k, v in sorted(s["outcomes"].items()))
         flag = " (partial)" if s["partial"] or s["interrupted_attempts"] else ""
-        md.append(f"| {r.label}{flag} | {r.suite} ({r.suite_version}) | {r.config_hash} | {r.timeout_s:g}s | "
+        code = f" @ {r.code_version}" if r.code_version else ""
+        md.append(f"| {r.label}{flag} | {r.suite} ({r.suite_version}) | {r.config_hash}{code} | {r.timeout_s:g}s | "
                   f"{s['problems']} | {s['attempts']} | {s['solved']} | {s['claimed_not_verified']} | {oc} | {first} | {last} | "
                   f"{s['checker_cpu_s']:.1f} | {s['tokens']} |")
         run_rows.append([r.label, r.suite, r.suite_version, r.config_hash, r.timeout_s, s["problems"], s["attempts"],
                          s["solved"], json.dumps(s["outcomes"]), s["checker_cpu_s"], s["tokens"], s["wall_s"],
-                         s["partial"], s["interrupted_attempts"], r.command])
+                         s["partial"], s["interrupted_attempts"], r.command, r.code_version, r.shuffle_seed])
         passk_rows += [[r.label, r.suite, k, round(v, 6), n] for k, v, n in pk]
     md.append("")
     _write_csv(out / "runs.csv", ["label", "suite", "suite_version", "config_hash", "timeout_s", "problems", "attempts",
                                   "solved", "outcomes", "checker_cpu_s", "tokens", "wall_s", "partial",
-                                  "interrupted_attempts", "command"], run_rows)
+                                  "interrupted_attempts", "command", "code_version", "shuffle_seed"], run_rows)
     _write_csv(out / "passk.csv", ["label", "suite", "k", "pass_at_k", "problems_with_k_attempts"], passk_rows)
     for r in ds.runs:
         if r.command:
