@@ -119,7 +119,10 @@ def structural_induction(g: GoalInfo, d: Domain, ctx: ProblemContext, limit: int
     unfold = _unfold(g, d, ctx)
     fin = _finish(d)
     for v, head in inductive_vars(g, ctx.inductives)[:limit]:
-        if head == "nat" and d.real and not re.search(r"\bINR\b|\bsum_f_R0\b", g.concl) and not ctx.fixpoints:
+        # nat: only along a recursion in sight (a header Fixpoint, sum_f_R0); on plain arithmetic
+        # the closers would only spend the budget (tactics.py has its own nat induction step)
+        fix_in_concl = any(re.search(rf"\b{re.escape(f.name)}\b", g.concl) for f in ctx.fixpoints)
+        if head == "nat" and not (fix_in_concl or re.search(r"\bsum_f_R0\b", g.concl)):
             continue
         if head in STD_FLAT:
             out.append(Candidate(tactic=f"destruct {v}; {unfold}; {fin}", kind="close", timeout=2, tag="destruct-ind"))
