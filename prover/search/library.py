@@ -171,9 +171,10 @@ def rank_lemmas(found: list[tuple[str, str]], symbols: list[str], limit: int = 6
     return seen[:limit]
 
 
-def searched_candidates(session, state: int, g: GoalInfo, d: Domain) -> tuple[list[Candidate], float, int]:
+def searched_candidates(session, state: int, g: GoalInfo, d: Domain, seconds: float = 10.0) -> tuple[list[Candidate], float, int]:
     """Candidates from the library lemmas ``Search`` finds for the conclusion's functions, run in
-    the warm session on ``state``; returns them, the seconds the queries took and their number. Goal: an
+    the warm session on ``state`` within ``seconds`` in all; returns them, the seconds the queries
+    took and their number. Goal: an
     equation or fact about library functions that ``library.LEMMA_FAMILIES`` does not list."""
     import time
 
@@ -185,8 +186,11 @@ def searched_candidates(session, state: int, g: GoalInfo, d: Domain) -> tuple[li
     exact: list[str] = []
     queries = search_queries(symbols, g)
     for q in queries:
+        left = seconds - (time.monotonic() - t0)
+        if left < 0.5:
+            break  # the caller's budget: the queries never run past it
         try:
-            out = session.run_tactic(state, q, timeout=10)
+            out = session.run_tactic(state, q, timeout=min(5.0, left))
         except Exception:  # noqa: BLE001 - a query that fails (timeout, bad name) only yields nothing
             continue
         if out.ok:

@@ -253,14 +253,14 @@ class _Search:
     def library(self, node: _Node) -> list[Candidate]:
         """Candidates from ``Search`` in the session on the root goal (``library.py``), once per
         goal; the queries' time counts as session time."""
-        if self.table is not ROCQ or node.depth > 0:
+        if self.table is not ROCQ or node.depth > 0 or self.left() < 1.0:
             return []  # the default Rocq table's family; a fixed or hand-made table gets none
         key = _goal_key(node.goals[:1])
         if key not in self.searched:
             from .tactics import parse_goal, rocq_domain
 
             g = parse_goal(node.goals[0], "rocq")
-            cands, spent, queries = searched_candidates(self.s, node.state, g, rocq_domain(g, self.ctx.scope))
+            cands, spent, queries = searched_candidates(self.s, node.state, g, rocq_domain(g, self.ctx.scope), seconds=min(3.0, self.left()))
             self.session_seconds += spent
             self.attempts += queries
             self.searched[key] = cands
