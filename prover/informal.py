@@ -8,7 +8,9 @@ flagged claims.
 2. **Verify**: each candidate is graded against the rubric (``prompts/informal_rubric.md``,
    task ``informal_verify.md``); the judgement ``{reasoning, score, flags: [{step, issue,
    check_code?}]}`` is asked for as a JSON-schema ``response_format`` where the server takes
-   it (dropped for the rest of the loop when it refuses), and parsed from the text otherwise.
+   it (dropped for the rest of the loop when it refuses), its strings bounded by
+   ``informal.reasoning_chars`` and its flags by ``informal.max_flags`` so that it closes before
+   ``max_tokens``; it is parsed from the text either way.
    A judgement that does not parse scores 0. Each flag's ``check_code`` (up to
    ``informal.max_checks``) runs in the Python tool's sandbox; a check that fails its
    ``assert`` (``refuted``) caps the score at ``informal.refuted_cap``.
@@ -19,7 +21,7 @@ flagged claims.
    sample). The first goes to the sketch; the rest are ``InformalOutcome.ranked`` for later
    sketch rounds (``informal.rotate``).
 
-Every model call goes through ``prover.chat`` (budget check, token charge, ``llm`` event).
+Every model call goes through ``prover.chat`` (budget check, token charge, ``llm_call`` event).
 Each step is a typed record in the trace: ``informal_candidate``, ``informal_judgement``,
 ``sandbox_check``, ``informal_revision``, ``informal_selected``. The loop stops itself
 (``stopped_by = "budget_share"``) once it used ``informal.budget_share`` of the run's wall
