@@ -18,7 +18,8 @@ Both have run for real on SmolLM2-135M-Instruct on CPU (``tests/llm/``). What th
   message are dropped until it fits; ``max_new_tokens`` is capped by what the window leaves.
 - **Budget.** Inside ``request_deadline`` the transformers backend stops generating when the
   deadline passes (``generate(max_time=...)``, ``finish_reason`` "length"); vLLM cannot stop a
-  running request, so it only refuses to start one after the deadline.
+  running request, so it refuses to start one after the deadline and caps ``max_tokens`` by
+  what its measured generation rate makes in the time left.
 - **Token ids and log-probabilities.** Every response carries the completion's ``token_ids``
   (including the end-of-turn token when generated); with ``SamplingConfig.logprobs`` also the
   log-probability of each under the model's own distribution (raw logits, before temperature
@@ -324,6 +325,8 @@ class VLLMChat(_Local):
         self.tokenizer = self.engine.get_tokenizer()
         self._template = chat_template_for(self.tokenizer)
         self._lock = threading.Lock()
+        self._rate: float | None = None
+        """Measured completion tokens per second (leaning to the slowest), None until measured."""
 
     def chat(
         self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling: SamplingConfig | None = None
@@ -337,6 +340,8 @@ class VLLMChat(_Local):
         if isinstance(prepared, str):
             return error_response(prepared)
         ids, max_new = prepared
+        if left is not None and self._rate is not None:  # what the measured rate can make in the time left
+            max_new = max(1, min(max_new, int(left * self._rate * 0.9)))
         params = self._vllm.SamplingParams(
             temperature=s.temperature,
             top_p=s.top_p if s.temperature > 0 else 1.0,
@@ -351,6 +356,10 @@ class VLLMChat(_Local):
             return error_response(f"generation failed: {type(e).__name__}: {e}", latency_s=time.monotonic() - t0)
         comp = out.outputs[0]
         token_ids = list(comp.token_ids or ())
+        elapsed = time.monotonic() - t0
+        if len(token_ids) >= 8 and elapsed > 0:
+            rate = len(token_ids) / elapsed
+            self._rate = rate if self._rate is None else min(rate, 0.5 * (self._rate + rate))
         logprobs = None
         if s.logprobs and comp.logprobs:
             logprobs = [step[tok].logprob for step, tok in zip(comp.logprobs, token_ids, strict=False)]
