@@ -193,3 +193,45 @@ def test_coqtops_die_with_a_killed_server():
     assert not seen["alive"], f"coqtop still running {seen['seconds'][0]:.1f}s after the server died: {seen['alive']}"
     me = psutil.Process()
     assert not [p for p in me.children(recursive=True) if p.name() == "coqtop"]
+
+
+def test_streamable_http_keeps_states_per_session():
+    import socket
+    import subprocess
+
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp_testlib import ROOT, server_command
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    cmd, argv = server_command("--transport", "http", "--port", str(port))
+    proc = subprocess.Popen([cmd, *argv], cwd=str(ROOT), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/mcp"
+
+    async def scenario():
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, "the HTTP server did not start"
+                await anyio.sleep(0.3)
+        async with streamable_http_client(url) as (r1, w1), ClientSession(r1, w1) as a, \
+                streamable_http_client(url) as (r2, w2), ClientSession(r2, w2) as b:
+            await a.initialize()
+            await b.initialize()
+            g = await a.call_tool("goals", {"problem": PROBLEM})
+            st = g.structured_content["state"]
+            mine = await a.call_tool("run_tactic", {"problem": PROBLEM, "state": st, "tactic": "intros H."})
+            assert not mine.is_error and "H : n <= m" in mine.structured_content["goals"][0]
+            other = await b.call_tool("run_tactic", {"problem": PROBLEM, "state": st, "tactic": "intros H."})
+            assert other.is_error and "unknown state" in other.content[0].text
+
+    try:
+        run(scenario)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
