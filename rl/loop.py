@@ -395,7 +395,7 @@ def _row(job: Job, mode: str, res: dict, samples: list, eps: list[Episode], stat
     seq_tokens = int(res.get("seq_tokens", 0))
     train_s = res.get("train_seconds", 0.0)
     return StepMetrics(
-        step=job.step, mode=mode, loss=res.get("loss", 0.0),
+        step=job.step, mode=mode, policy_version=job.version, loss=res.get("loss", 0.0),
         reward_mean=sum(e.reward for e in done) / max(1, len(done)),
         solved_rate=sum(e.solved for e in done) / max(1, len(done)),
         samples=len(samples), tokens=tokens,

@@ -101,6 +101,9 @@ class StepMetrics(_Record):
 
     step: int
     mode: str
+    policy_version: int = 0
+    """The version the trainer pushed to the sampler after this step (the step's samples came
+    from earlier versions; ``staleness_mean`` says how much earlier)."""
     loss: float
     reward_mean: float
     solved_rate: float
