@@ -278,6 +278,33 @@ def screen_input(target: Target, helpers: str, body: str, *, holes: bool = True)
     return f"[{f.rule}] {f.one_line()}"
 
 
+_PROBLEM_IO = {
+    "rocq": re.compile(r"\b(Load|Redirect|Drop|Cd|Declare\s+ML\s+Module|(?:Separate\s+|Recursive\s+)?Extraction"
+                       r"|Add\s+(?:Rec\s+)?LoadPath|Add\s+ML\s+Path)\b"),
+    "lean": re.compile(r"#(?:eval|exit|exec)\b|(?<![\w.])(?:run_cmd|run_elab|run_meta|run_tac|initialize|builtin_initialize"
+                       r"|unsafe|implemented_by|extern)(?![\w'])|(?<![\w.])IO(?:\.|\b)"),
+}
+
+
+def screen_problem(text: str, language: str) -> str | None:
+    """Why a *problem* file (given to a server, so not trusted like one's own file) is refused,
+    or None: text that reads or writes files, loads code or runs programs when the header and
+    preamble are loaded into a session (Rocq ``Load``/``Redirect``/``Extraction``/``Declare ML
+    Module``/load paths; Lean ``#eval``, ``run_cmd``, ``initialize``, ``IO``, ``unsafe``,
+    ``extern``). Comments and strings are masked first."""
+    from lean_tools.source import ParseError, mask
+
+    try:
+        masked = mask(text, language)  # type: ignore[arg-type]
+    except ParseError as e:
+        return f"the problem does not lex: {e}"
+    m = _PROBLEM_IO[language].search(masked)
+    if m is None:
+        return None
+    line = masked.count("\n", 0, m.start()) + 1
+    return f"the problem uses `{m.group(0).strip()}` (line {line}), which could run IO or load code; not accepted"
+
+
 # --- the tools ---------------------------------------------------------------------------------
 def check(target: Target, proof: str, *, budget_s: float | None = None, holes: bool = True) -> CheckReport:
     """Compile ``proof`` (whole file or body) for the target; errors with lines, goals left.

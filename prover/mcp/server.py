@@ -109,6 +109,9 @@ class ToolHost:
         lang = language or guess_language(text)
         if lang not in ("rocq", "lean"):
             raise ToolInputError(f"`language` must be 'rocq' or 'lean', not {lang!r}")
+        refused = tools.screen_problem(text, lang)
+        if refused:
+            raise ToolInputError(refused)
         try:
             p = problem_from_text(text, lang, theorem=theorem or None, path=str(path) if path else None)
         except BadProblem as e:

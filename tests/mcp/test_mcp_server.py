@@ -99,6 +99,7 @@ def test_bad_input_is_a_tool_error_and_the_server_goes_on(tmp_path):
                 ("check", {"problem": str(outside), "proof": "lia."}, "outside"),
                 ("check", {"problem": "../outside.v", "proof": "lia."}, "outside"),
                 ("check", {"problem": PROBLEM, "proof": "lia.", "budget_s": -1}, "budget_s"),
+                ("check", {"problem": PROBLEM.replace("Theorem", 'Redirect "/tmp/x" Print nat.\nTheorem'), "proof": "lia."}, "IO"),
             ]
             for tool, args, words in cases:
                 r = await s.call_tool(tool, args)
