@@ -14,7 +14,9 @@ the result. ``trace`` is a ``prover.trace.Trace`` or a path (JSONL); ``pool`` a
 ``lean_tools.pool.SessionPool`` shared across problems (one is made and closed otherwise);
 ``llm`` overrides the configured model (tests pass a ``ScriptedLLM``); ``cancel`` is a
 ``threading.Event`` that stops the run as if by Ctrl-C (``BackendUnavailable`` when the model backend cannot load); ``cache`` a ``prover.cache.LemmaCache``
-shared across problems (default: the one at ``config.prover.cache_path``).
+shared across problems (default: the one at ``config.prover.cache_path``); ``started`` the
+``time.monotonic()`` from which the wall budget counts (default: now; the ``prove`` command
+passes its own start, so that its imports and setup count against ``--timeout``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ def prove(
     llm: Any = None,
     cancel: threading.Event | None = None,
     cache: Any = None,
+    started: float | None = None,
 ) -> ProofResult:
     from .orchestrator import Orchestrator
     from .trace import Trace
@@ -44,7 +47,7 @@ def prove(
     own_trace = not isinstance(trace, Trace)
     tr = trace if isinstance(trace, Trace) else Trace(Path(trace) if trace is not None else None)
     try:
-        return Orchestrator(problem, config, trace=tr, pool=pool, llm=llm, cancel=cancel, cache=cache).run()
+        return Orchestrator(problem, config, trace=tr, pool=pool, llm=llm, cancel=cancel, cache=cache, started=started).run()
     finally:
         if own_trace:
             tr.close()

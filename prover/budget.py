@@ -15,9 +15,10 @@ from .records import Spent
 
 
 class Budget:
-    def __init__(self, limits: BudgetConfig, *, cancel: threading.Event | None = None):
+    def __init__(self, limits: BudgetConfig, *, cancel: threading.Event | None = None, started: float | None = None):
+        """``started``: the ``time.monotonic()`` at which the wall budget began (default: now)."""
         self.limits = limits
-        self.t0 = time.monotonic()
+        self.t0 = time.monotonic() if started is None else min(started, time.monotonic())
         self.external_cancel = cancel
         """The caller's event (never set here: it may be shared by many runs)."""
         self.cancel_event = threading.Event()

@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 
@@ -45,6 +46,7 @@ def _fail(msg: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    started = time.monotonic()  # --timeout counts from here: imports and setup are part of the run
     args = _parser().parse_args(argv)
     from .config import ConfigError, load_config
     from .errors import BadProblem
@@ -81,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     missing = _missing_assistant(problem.language)
     if missing:
         return _fail(missing)
-    return _run(problem, cfg, args)
+    return _run(problem, cfg, args, started)
 
 
 def _missing_assistant(language: str) -> str | None:
@@ -94,7 +96,7 @@ def _missing_assistant(language: str) -> str | None:
     return None
 
 
-def _run(problem, cfg, args) -> int:
+def _run(problem, cfg, args, started: float | None = None) -> int:
     from lean_tools.types import NotInstalled
 
     from .api import prove
@@ -112,9 +114,9 @@ def _run(problem, cfg, args) -> int:
     try:
         if view is not None:
             with view:
-                result = prove(problem, cfg, trace=trace)
+                result = prove(problem, cfg, trace=trace, started=started)
         else:
-            result = prove(problem, cfg, trace=trace)
+            result = prove(problem, cfg, trace=trace, started=started)
     except BadProblem as e:
         return _fail(str(e))
     except NotInstalled as e:

@@ -64,6 +64,7 @@ class Orchestrator:
         llm=None,
         cancel: threading.Event | None = None,
         cache: LemmaCache | None = None,
+        started: float | None = None,
     ):
         """Nothing starts here: the pool (when none is given) and the model client are made in ``run``."""
         self.problem = problem
@@ -72,7 +73,7 @@ class Orchestrator:
         self._own_pool = pool is None
         self.pool = pool
         self.llm = llm
-        self.budget = Budget(config.budget, cancel=cancel)
+        self.budget = Budget(config.budget, cancel=cancel, started=started)
         self.ws: Workspace | None = None
         self._cache = cache
         self.lemma_results: dict[str, LemmaResult] = {}
