@@ -24,7 +24,7 @@ def report(summary: dict, wall: float, device: str) -> str:
     for mode, m in sorted(summary.get("modes", {}).items()):
         lines.append(f"[{mode}] {m.get('steps', 0)} steps, {m.get('seconds_per_step', 0):.1f} s/step; "
                      f"rollouts/s {m.get('rollouts_per_s', 0):.2f}, verdicts/s {m.get('verdicts_per_s', 0):.2f}, "
-                     f"trained tokens/s {m.get('train_tokens_per_s', 0):.0f}")
+                     f"trained tokens/s {m.get('train_tokens_per_s', 0):.1f}")
         lines.append(f"[{mode}] time split: waiting for rollouts {m.get('share_waiting_for_rollouts', 0):.0%} "
                      f"(checker {m.get('share_waiting_for_checker', 0):.0%}), training "
                      f"{m.get('share_training', 0):.0%}")
