@@ -199,6 +199,8 @@ class _Local:
 class TransformersChat(_Local):
     """``ChatModel`` over ``AutoModelForCausalLM`` from a local folder. One generation at a time."""
 
+    backend = "transformers"
+
     def __init__(self, config: ModelConfig, sampling: SamplingConfig | None = None, *, model: Any = None, tokenizer: Any = None):
         try:
             import torch
@@ -280,6 +282,8 @@ class VLLMChat(_Local):
     ``kv_cache_gib`` GiB and a window of ``max_model_len`` (default 4096) tokens. ``close()``
     frees the engine.
     """
+
+    backend = "vllm"
 
     def __init__(
         self,
