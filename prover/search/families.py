@@ -1,6 +1,6 @@
 """The registry of search families kept outside ``tactics.py``: each module contributes small
 functions ``(goal, domain, context[, depth]) -> candidates`` whose docstrings say the goal
-shape they answer and why. ``extra_closers`` asks each of them, in order.
+shape they answer and why. ``early_closers``/``late_closers`` ask them, in order.
 
 Modules: ``induction.py`` (structural and Fixpoint-recursion induction), ``realineq.py``
 (reciprocals and radicals over ``R``),
@@ -17,10 +17,21 @@ from .library import library_closers
 from .realineq import real_closers
 from .tactics import Candidate, Domain, GoalInfo, ProblemContext
 
-CLOSER_FAMILIES = (induction_closers, library_closers, real_closers)
+EARLY_FAMILIES = (induction_closers, library_closers)
+"""Tried before the arithmetic closers: they answer only goals about inductive data or library
+functions, where ``lia``/``nra`` and the rest fail anyway (and under a short budget they would
+spend it first)."""
+LATE_FAMILIES = (real_closers,)
+"""Tried after the arithmetic closers: real comparisons are often closed by ``lra``/``nra`` alone."""
+CLOSER_FAMILIES = EARLY_FAMILIES + LATE_FAMILIES
 """Each ``(goal, domain, context, depth) -> list[Candidate]``; listed for ``--explain``-style inspection."""
 
 
-def extra_closers(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> list[Candidate]:
-    """The closers of every family in ``CLOSER_FAMILIES`` for the focused goal."""
-    return [c for fam in CLOSER_FAMILIES for c in fam(g, d, ctx, depth)]
+def early_closers(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> list[Candidate]:
+    """The closers of ``EARLY_FAMILIES`` for the focused goal."""
+    return [c for fam in EARLY_FAMILIES for c in fam(g, d, ctx, depth)]
+
+
+def late_closers(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> list[Candidate]:
+    """The closers of ``LATE_FAMILIES`` for the focused goal."""
+    return [c for fam in LATE_FAMILIES for c in fam(g, d, ctx, depth)]

@@ -51,8 +51,8 @@ def lemma_closers(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> li
     """Goal: an equation or fact about library functions (``Nat.lcm b a = Nat.lcm a b``,
     ``length (rev (m ++ l)) = length l + length m``). Why: the library already proves it or the
     rewrites that reduce it to arithmetic; ``hauto`` combines several of them."""
-    if depth > 1:
-        return []
+    if depth > 1 or not g.hyps:
+        return []  # a closed goal (Nat.gcd 180 168 = 12) is computation, not a library fact
     lemmas = family_lemmas(g)
     if not lemmas:
         return []
@@ -179,7 +179,7 @@ def searched_candidates(session, state: int, g: GoalInfo, d: Domain, seconds: fl
     import time
 
     symbols = goal_symbols(g)
-    if not symbols:
+    if not symbols or not g.hyps:
         return [], 0.0, 0
     t0 = time.monotonic()
     found: list[tuple[str, str]] = []

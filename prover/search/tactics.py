@@ -1623,9 +1623,10 @@ class TacticTable:
         g = parse_goal(goal_text, self.language, others)
         if self.language == "rocq":
             d = rocq_domain(g, ctx.scope)
-            from .families import extra_closers  # the families kept in their own modules
+            from .families import early_closers, late_closers  # the families kept in their own modules
 
-            return _rocq_closers(g, d, depth) + extra_closers(g, d, ctx, depth), _rocq_steps(g, d, ctx)
+            closers = early_closers(g, d, ctx, depth) + _rocq_closers(g, d, depth) + late_closers(g, d, ctx, depth)
+            return closers, _rocq_steps(g, d, ctx)
         from .tactics_lean import lean_candidates
 
         return lean_candidates(g)
