@@ -14,7 +14,9 @@ Lean 4:
   runs from after its top-level ``:=`` up to the next column-0 command or the end.
 - header: the leading ``import`` lines plus the ``open``/``set_option``/``universe``
   commands (without ``in``) that directly follow them.
-- theorem-like declarations: ``theorem``, ``lemma``, ``example`` (the name of an example is "").
+- theorem-like declarations: ``theorem``, ``lemma``, ``example`` (the name of an example is ""),
+  and compfiles' ``problem``; ``determine`` (compfiles' ``abbrev``), ``snip``, ``problem_file``,
+  ``module`` and ``public`` start commands too.
 
 Rocq:
 - nested comments ``(* ... *)`` (strings inside comments are lexed as Rocq does), strings
@@ -36,6 +38,7 @@ proof is given as ``:= term`` in the statement sentence keep that term inside ``
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Literal
 
@@ -330,21 +333,27 @@ def normalize(text: str, language: Language) -> str:
 
 # --- Lean ---------------------------------------------------------------------------------
 
-LEAN_THEOREM_KEYWORDS = ("theorem", "lemma", "example")
-_LEAN_MODIFIERS = r"(?:(?:@\[[^\]]*\]|private|protected|noncomputable|partial|unsafe|nonrec|scoped|local)\s+)*"
+LEAN_THEOREM_KEYWORDS = ("theorem", "lemma", "example", "problem")
+"""``problem`` is compfiles' synonym of ``theorem`` (``ProblemExtraction``: it elaborates as
+``theorem`` and marks the declaration the file is about)."""
+_LEAN_MODIFIERS = (
+    r"(?:(?:@\[[^\]]{0,2000}\]|private|protected|public|noncomputable|partial|unsafe|nonrec|scoped|local)\s+)*"
+)
 LEAN_COMMAND_WORDS = (  # noqa: SIM905 - one word list, kept compact
     "theorem lemma example def abbrev instance structure class inductive coinductive axiom axioms opaque "
     "namespace section end open export variable universe set_option attribute macro macro_rules syntax "
     "elab elab_rules notation infix infixl infixr prefix postfix import mutual deriving initialize "
     "builtin_initialize run_cmd run_elab run_meta declare_syntax_cat private protected noncomputable "
     "partial unsafe nonrec scoped local omit include irreducible_def add_decl_doc assert_not_exists "
+    # compfiles' ProblemExtraction commands and the module system's keywords
+    "problem determine snip problem_file module public "
 ).split()
 LEAN_COMMAND_START = re.compile(
     r"^(?:@\[|#[a-zA-Z_]|(?:" + "|".join(map(re.escape, LEAN_COMMAND_WORDS)) + r")(?![\w'.!?]))",
     re.MULTILINE,
 )
 _LEAN_DECL = re.compile(
-    r"^(?P<mods>" + _LEAN_MODIFIERS + r")(?P<kw>theorem|lemma|example)(?![\w'.!?])"
+    r"^(?P<mods>" + _LEAN_MODIFIERS + r")(?P<kw>theorem|lemma|example|problem)(?![\w'.!?])"
     r"(?:[ \t\n]+(?P<name>«[^»]*»|[^\s(){}\[\]:⦃⦄,]+))?",
     re.MULTILINE,
 )
@@ -401,7 +410,7 @@ def _lean_header_end(text: str, masked: str) -> int:
     return pos
 
 
-def _parse_lean(text: str, theorem: str | None) -> SourceFile:
+def _parse_lean(text: str, theorem: str | None, strict: bool = False) -> SourceFile:
     masked = mask(text, "lean")
     cmd_starts = [m.start() for m in LEAN_COMMAND_START.finditer(masked)]
     decls = []
@@ -410,13 +419,20 @@ def _parse_lean(text: str, theorem: str | None) -> SourceFile:
         if m.group("kw") == "example":
             name = ""
         stmt_start = m.end() if m.group("kw") != "example" else m.start("kw") + len("example")
-        nxt = [s for s in cmd_starts if s > m.start()]
-        decl_end = nxt[0] if nxt else len(text)
+        k = bisect.bisect_right(cmd_starts, m.start())
+        decl_end = cmd_starts[k] if k < len(cmd_starts) else len(text)
         assign = _lean_top_assign(masked, stmt_start, decl_end)
         decls.append((m, name, stmt_start, decl_end, assign))
     if not decls:
-        raise ParseError("no theorem found (expected a column-0 `theorem`/`lemma`/`example` declaration)")
-    chosen = _choose(decls, theorem, lambda d: d[1], lambda d: _lean_body_is_sorry(masked, d))
+        raise ParseError("no theorem found (expected a column-0 `theorem`/`lemma`/`example`/`problem` declaration)")
+    chosen = _choose(
+        decls,
+        theorem,
+        lambda d: d[1],
+        lambda d: _lean_body_is_sorry(masked, d),
+        strict=strict,
+        is_main=lambda d: d[0].group("kw") == "problem",
+    )
     m, name, stmt_start, decl_end, assign = chosen
     if assign < 0:
         raise ParseError(f"theorem {name or '(example)'} at line {_line_of(text, m.start())} has no top-level `:=`")
@@ -448,6 +464,30 @@ def _parse_lean(text: str, theorem: str | None) -> SourceFile:
         proof_end=proof_end,
         decl_end=proof_end,
     )
+
+
+_LEAN_DEF_HEAD = re.compile(
+    r"^[ \t]*" + _LEAN_MODIFIERS + r"(?:abbrev|def|determine)\s+(?P<name>«[^»]*»|[^\s(){}\[\]:⦃⦄,]+)", re.MULTILINE
+)
+
+
+def lean_open_definitions(sf: SourceFile) -> list[str]:
+    """Names of the ``def``/``abbrev``/``determine`` declarations before the target whose body is
+    ``sorry`` (an answer left open: compfiles' extracted ``determine``, PutnamBench's
+    ``..._solution``). A verdict cannot judge a proof that fills one in (see ``verify``)."""
+    if sf.language != "lean":
+        return []
+    prefix = sf.text[: sf.decl_start]
+    masked = mask(prefix, "lean")
+    starts = [m.start() for m in LEAN_COMMAND_START.finditer(masked)] + [len(masked)]
+    out = []
+    for m in _LEAN_DEF_HEAD.finditer(masked):
+        k = bisect.bisect_right(starts, m.start())
+        end = starts[k] if k < len(starts) else len(masked)
+        assign = _lean_top_assign(masked, m.end(), end)
+        if assign >= 0 and " ".join(masked[assign + 2 : end].split()) in ("sorry", "by sorry", "by exact sorry"):
+            out.append(m.group("name").replace("«", "").replace("»", ""))
+    return out
 
 
 def _lean_namespace(masked_prefix: str) -> str:
@@ -495,15 +535,38 @@ def _lean_body_is_sorry(masked: str, d) -> bool:
     return body in ("sorry", "by sorry", "by")
 
 
-def _choose(decls, theorem, name_of, is_open):
+class AmbiguousTarget(ParseError):
+    """The file does not say with certainty which declaration is the problem's theorem."""
+
+
+def _names(decls, name_of) -> str:
+    shown = [name_of(d) or "(example)" for d in decls[:8]]
+    return ", ".join(shown) + (f", ... ({len(decls)} in all)" if len(decls) > 8 else "")
+
+
+def _choose(decls, theorem, name_of, is_open, *, strict: bool = False, is_main=None):
+    """The target among ``decls``. Named: the last declaration of that name. Default, lenient:
+    the last open one (placeholder body), else the last one. Default, ``strict`` (the verdict):
+    only a CERTAIN target - the one compfiles ``problem`` if the file has such declarations,
+    else the one open declaration, else the one declaration; several -> ``AmbiguousTarget``."""
     if theorem is not None:
         hits = [d for d in decls if name_of(d) == theorem]
         if not hits:
-            names = ", ".join(name_of(d) or "(example)" for d in decls)
-            raise ParseError(f"theorem {theorem!r} not found; the file declares: {names}")
+            raise ParseError(f"theorem {theorem!r} not found; the file declares: {_names(decls, name_of)}")
         return hits[-1]
     open_ones = [d for d in decls if is_open(d)]
-    return (open_ones or decls)[-1]
+    if not strict:
+        return (open_ones or decls)[-1]
+    mains = [d for d in decls if is_main is not None and is_main(d)]
+    for pool, what in ((mains, "compfiles `problem` declarations"), (open_ones, "unproved declarations"), (decls, "declarations")):
+        if len(pool) == 1:
+            return pool[0]
+        if len(pool) > 1:
+            raise AmbiguousTarget(
+                f"cannot tell with certainty which theorem is the problem's: {len(pool)} {what} "
+                f"({_names(pool, name_of)}); name it (prover-check --theorem NAME)"
+            )
+    raise ParseError("no theorem found")
 
 
 # --- Rocq ---------------------------------------------------------------------------------
@@ -518,7 +581,7 @@ ROCQ_THEOREM_KEYWORDS = (
     "Property",
     "Example",
 )
-_ROCQ_ATTRS = r"(?:#\[[^\]]*\]\s*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Program|Private)\s+)*"
+_ROCQ_ATTRS = r"(?:#\[[^\]]{0,2000}\]\s*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Program|Private)\s+)*"
 _ROCQ_DECL = re.compile(
     _ROCQ_ATTRS
     + r"(?P<kw>"
@@ -552,7 +615,7 @@ def rocq_sentences(masked: str) -> list[tuple[int, int]]:
     return out
 
 
-def _parse_rocq(text: str, theorem: str | None) -> SourceFile:
+def _parse_rocq(text: str, theorem: str | None, strict: bool = False) -> SourceFile:
     masked = mask(text, "rocq")
     sents = rocq_sentences(masked)
     decls = []
@@ -567,17 +630,19 @@ def _parse_rocq(text: str, theorem: str | None) -> SourceFile:
     def term_of(d):
         return _ROCQ_TERMINATOR.search(masked, sents[d[0]][1])
 
+    decl_index = {d[0]: i for i, d in enumerate(decls)}
+
     def is_open(d):
         t = term_of(d)
         k, _m = d
-        nxt = [dd for dd in decls if dd[0] > k]
+        i = decl_index[k]
         if t is None:
             return True
-        if nxt and t.start() > sents[nxt[0][0]][0]:
+        if i + 1 < len(decls) and t.start() > sents[decls[i + 1][0]][0]:
             return True  # the next declaration starts before any terminator
         return t.group("t") == "Admitted"
 
-    k, m = _choose(decls, theorem, lambda d: d[1].group("name"), is_open)
+    k, m = _choose(decls, theorem, lambda d: d[1].group("name"), is_open, strict=strict)
     s, e = sents[k]
     name = m.group("name")
     stmt_start, stmt_end = m.end(), e - 1
@@ -590,7 +655,7 @@ def _parse_rocq(text: str, theorem: str | None) -> SourceFile:
     else:
         proof_start = e
     t = _ROCQ_TERMINATOR.search(masked, proof_start)
-    later = [dd for dd in decls if dd[0] > k]
+    later = decls[decl_index[k] + 1 :]
     if t is not None and later and t.start() > sents[later[0][0]][0]:
         t = None
     if t is None:
@@ -635,15 +700,18 @@ def _parse_rocq(text: str, theorem: str | None) -> SourceFile:
     )
 
 
-def parse_source(text: str, language: Language, theorem: str | None = None) -> SourceFile:
+def parse_source(text: str, language: Language, theorem: str | None = None, *, strict: bool = False) -> SourceFile:
     """Split ``text``; ``theorem`` selects a declaration by name.
 
     Default target: the last theorem-like declaration whose body is a placeholder
-    (Lean ``sorry``; Rocq ``Admitted.`` or no terminator), else the last one.
+    (Lean ``sorry``; Rocq ``Admitted.`` or no terminator), else the last one. ``strict`` (what
+    the verdict uses for a problem file): only a certain target - the file's one compfiles
+    ``problem``, else its one placeholder declaration, else its one declaration; otherwise
+    ``AmbiguousTarget`` (a ``ParseError``) naming the candidates, never a guess.
     Raises ``ParseError`` with a one-line message.
     """
     if language == "lean":
-        return _parse_lean(text, theorem)
+        return _parse_lean(text, theorem, strict)
     if language == "rocq":
-        return _parse_rocq(text, theorem)
+        return _parse_rocq(text, theorem, strict)
     raise ParseError(f"unknown language {language!r} (expected 'lean' or 'rocq')")

@@ -46,12 +46,19 @@ from ..source import (
     rocq_sentences,
 )
 from ..types import Record
+from .lean_helpers import SAFE_OPTION
 from .screens import screen, skeleton
 from .verdict import Finding
 
 
 class CandidateSplit(Record):
-    """What the candidate added, with where it starts (0-based offsets, 1-based lines)."""
+    """What the candidate added, with where it starts (0-based offsets, 1-based lines).
+
+    ``helpers``/``helpers_start``: the final helper run, after the problem's last unit before
+    the target (where the verifiers insert the reference statement). ``early_helpers``: (start,
+    end, index of the problem unit that follows) of helper runs the candidate placed between the
+    problem's own units.
+    """
 
     helpers: str
     helpers_start: int
@@ -59,6 +66,7 @@ class CandidateSplit(Record):
     proof: str
     proof_line: int
     theorem: str
+    early_helpers: tuple[tuple[int, int, int], ...] = ()
 
 
 class CandidateResult(Record):
@@ -95,9 +103,12 @@ def _norm_keyword(prefix: str, language: Language) -> str:
 def _declared_names(helpers: str, language: Language) -> list[str]:
     masked = mask(helpers, language)
     if language == "lean":
-        pat = r"(?<![\w'.])(?:theorem|lemma|def|abbrev)\s+(«[^»]*»|[^\s(){}\[\]:⦃⦄,]+)"
+        pat = r"(?<![\w'.])(?:theorem|lemma|def|abbrev|problem|determine)\s+(«[^»]*»|[^\s(){}\[\]:⦃⦄,]+)"
     else:
-        pat = r"(?<![\w'.])(?:Lemma|Theorem|Fact|Remark|Corollary|Proposition|Property|Example|Definition|Fixpoint|Ltac)\s+([\w']+)"
+        pat = (
+            r"(?<![\w'.])(?:Lemma|Theorem|Fact|Remark|Corollary|Proposition|Property|Example|Definition|Fixpoint|Ltac"
+            r"|Ltac2(?:\s+(?:rec|mutable))*)\s+([\w']+)"
+        )
     return [n.replace("«", "").replace("»", "") for n in re.findall(pat, masked)]
 
 
@@ -110,14 +121,119 @@ def _identifiers(text: str, language: Language) -> set[str]:
     return toks | parts
 
 
+_IN_UNIT = re.compile(
+    r"^(?:open|set_option|variable|universe|include|omit|attribute|local|scoped|notation|export)(?![\w'.!?])"
+    r"[\s\S]*(?<![\w'.!?])in$"
+)
+_SAFE_SETOPT_IN = re.compile(r"set_option\s+(?P<opt>\S+\s+\S+)\s+in")
+
+
+class Alignment(Record):
+    """Where the candidate's added text lies relative to the problem's units (rule 2)."""
+
+    helpers_start: int
+    """End of the last problem unit before the target: the final helper run starts here."""
+    helpers_end: int
+    """Start of the target's ``... in`` modifier chain (or of the target): the final run ends here."""
+    early: tuple[tuple[int, int, int], ...] = ()
+    """Helper runs placed before a problem unit: (start, end, index of that problem unit)."""
+    tail_extras: tuple[tuple[int, int], ...] = ()
+    """Units the candidate added to the target's ``in`` chain (safe ``set_option ... in`` only)."""
+    error: str = ""
+    error_rule: str = "candidate.preamble"
+    error_line: int | None = None
+
+
+def _normalized_units(text: str, end: int, language: Language) -> list[tuple[int, int, str]]:
+    return [(a, b, n) for a, b in _units(text, end, language) if (n := normalize(text[a:b], language))]
+
+
+def _in_tail(units: list[tuple[int, int, str]], language: Language) -> int:
+    """Index where the trailing run of Lean ``... in`` modifier units starts (len(units) if none)."""
+    k = len(units)
+    while language == "lean" and k > 0 and _IN_UNIT.match(units[k - 1][2]):
+        k -= 1
+    return k
+
+
+def align(problem: SourceFile, candidate_text: str, cand: SourceFile) -> Alignment:
+    """Match the problem's units, in order, among the candidate's units before the target.
+
+    The problem's units must all appear, unchanged (modulo comments/whitespace), in order; the
+    candidate's other units are helper runs. Lean: the problem's trailing ``open ... in`` /
+    ``set_option ... in`` units modify the theorem, so the candidate keeps them directly before
+    its target (helpers go before them) and may add only safe ``set_option ... in`` units there.
+    No helper may come before the end of the problem's header.
+    """
+    lang = problem.language
+    pu = _normalized_units(problem.text, problem.decl_start, lang)
+    cu = _normalized_units(candidate_text, cand.decl_start, lang)
+    p_tail, c_tail = _in_tail(pu, lang), _in_tail(cu, lang)
+    prefix_end = 0  # end of the longest run of leading units equal to the problem's (for errors)
+    for (_a, b, n), (_pa, _pb, pn) in zip(cu, pu, strict=False):
+        if n != pn:
+            break
+        prefix_end = b
+
+    def failed(error: str, line: int | None = None) -> Alignment:
+        return Alignment(helpers_start=prefix_end, helpers_end=cand.decl_start, error=error, error_line=line)
+
+    want_tail = [n for _a, _b, n in pu[p_tail:]]
+    extras: list[tuple[int, int]] = []
+    j = 0
+    for a, b, n in cu[c_tail:]:
+        if j < len(want_tail) and n == want_tail[j]:
+            j += 1
+        elif (m := _SAFE_SETOPT_IN.fullmatch(n)) and SAFE_OPTION.fullmatch(" ".join(m.group("opt").split())):
+            extras.append((a, b))
+        else:
+            bad = failed(
+                f"`{n[:80]}` directly before the theorem modifies its statement (only a resource-limit "
+                "`set_option ... in` may be added there)",
+                candidate_text.count("\n", 0, a) + 1,
+            )
+            return bad.model_copy(update={"error_rule": "lean.set_option" if n.startswith("set_option") else "lean.command"})
+    if j < len(want_tail):
+        return failed(f"the problem's `{want_tail[j][:80]}` must stay directly before the theorem")
+    main_p = [n for _a, _b, n in pu[:p_tail]]
+    header_units = sum(1 for a, _b, _n in pu[:p_tail] if a < len(problem.header))
+    helpers_end = cu[c_tail][0] if c_tail < len(cu) else cand.decl_start
+    early: list[tuple[int, int, int]] = []
+    run: list[tuple[int, int]] = []
+    k, last_end = 0, 0
+    for a, b, n in cu[:c_tail]:
+        if k < len(main_p) and n == main_p[k]:
+            if run:
+                if k < header_units:
+                    return failed(
+                        f"header differs from the problem's: expected `{main_p[k][:80]}`, found "
+                        f"`{normalize(candidate_text[run[0][0] : run[-1][1]], lang)[:80]}`",
+                        candidate_text.count("\n", 0, run[0][0]) + 1,
+                    )
+                early.append((run[0][0], run[-1][1], k))
+                run = []
+            k += 1
+            last_end = b
+        else:
+            run.append((a, b))
+    if k < len(main_p):
+        found = normalize(candidate_text[last_end:helpers_end], lang)[:80] or "(nothing)"
+        line = candidate_text.count("\n", 0, last_end) + 1
+        return failed(f"header/preamble differs from the problem at line {line}: expected `{main_p[k][:80]}`, found `{found}`", line)
+    if run and k < header_units:
+        return failed("helpers must follow the problem's header")
+    return Alignment(helpers_start=last_end, helpers_end=helpers_end, early=tuple(early), tail_extras=tuple(extras))
+
+
 def locate(
     problem: SourceFile, candidate_text: str, *, lenient: bool = False
 ) -> tuple[SourceFile | None, int, str | None]:
     """(parsed candidate, helpers_start, parse failure message).
 
-    ``helpers_start`` is the end of the longest run of leading candidate units equal to the
-    problem's prefix units. ``lenient``: if the theorem name is missing, fall back to the
-    candidate's default target (used only to run the proof assistant on rejected cheats).
+    ``helpers_start``: the end of the last problem unit before the target in the candidate
+    (``align``), where the final helper run begins and where the verifiers put the reference
+    statement. ``lenient``: if the theorem name is missing, fall back to the candidate's default
+    target (used only to run the proof assistant on rejected cheats).
     """
     lang = problem.language
     try:
@@ -129,19 +245,8 @@ def locate(
             cand = parse_source(candidate_text, lang)
         except ParseError as e2:
             return None, 0, f"candidate: {e2}"
-    pu = _units(problem.text, problem.decl_start, lang)
-    pn = [x for x in (normalize(problem.text[a:b], lang) for a, b in pu) if x]
-    k, matched_end = 0, 0
-    for a, b in _units(candidate_text, cand.decl_start, lang):
-        if k == len(pn):
-            break
-        text_n = normalize(candidate_text[a:b], lang)
-        if text_n and text_n != pn[k]:
-            break
-        if text_n:
-            k += 1
-        matched_end = b
-    return cand, matched_end, None
+    al = align(problem, candidate_text, cand)
+    return cand, al.helpers_start, None
 
 
 def check_candidate(
@@ -156,10 +261,12 @@ def check_candidate(
     """
     lang = problem.language
     name = problem.theorem_name
-    cand, helpers_start, err = locate(problem, candidate_text)
+    cand, _start, err = locate(problem, candidate_text)
     if cand is None:
         return CandidateResult(findings=(Finding(rule="candidate.parse", message=err or "candidate: unparsable"),))
-    helpers = candidate_text[helpers_start : cand.decl_start]
+    al = align(problem, candidate_text, cand)
+    helpers_start = al.helpers_start
+    helpers = candidate_text[helpers_start : al.helpers_end]
     helpers_line = candidate_text.count("\n", 0, helpers_start) + 1
     split = CandidateSplit(
         helpers=helpers,
@@ -168,6 +275,7 @@ def check_candidate(
         proof=cand.proof,
         proof_line=candidate_text.count("\n", 0, cand.proof_start) + 1,
         theorem=name,
+        early_helpers=al.early,
     )
 
     def fail(rule: str, message: str, line: int | None = None) -> CandidateResult:
@@ -188,21 +296,9 @@ def check_candidate(
                 "lookalike",
                 f"declaration {n!r} is a look-alike of the theorem name {name!r}",
             )
-    # Rule 2: the problem's prefix units come first, unchanged.
-    pu = _units(problem.text, problem.decl_start, lang)
-    pn = [x for x in (normalize(problem.text[a:b], lang) for a, b in pu) if x]
-    matched = [
-        x for x in (normalize(candidate_text[a:b], lang) for a, b in _units(candidate_text, helpers_start, lang)) if x
-    ]
-    if matched != pn:
-        k = len(matched)
-        found = normalize(helpers, lang)[:80] or "(nothing)"
-        want = pn[k][:80] if k < len(pn) else ""
-        return fail(
-            "candidate.preamble",
-            f"header/preamble differs from the problem at line {helpers_line}: expected `{want}`, found `{found}`",
-            helpers_line,
-        )
+    # Rule 2: the problem's prefix units appear in order, unchanged; the rest are helper runs.
+    if al.error:
+        return fail(al.error_rule, al.error, al.error_line)
     # Rules 4-7.
     if _norm_keyword(cand.decl_prefix, lang) != _norm_keyword(problem.decl_prefix, lang):
         return fail(
@@ -211,10 +307,12 @@ def check_candidate(
         )
     if cand.statement_text() != problem.statement_text():
         return fail("candidate.statement", f"the statement of {name} differs from the problem's")
-    if normalize(cand.suffix, lang) != normalize(problem.suffix, lang):
+    suffix, readonly = _suffix_without_readonly(cand.suffix, lang)
+    if suffix != normalize(problem.suffix, lang):
+        what = "only read-only `#check`/`#print` commands may follow the proof" if lang == "lean" else "nothing may follow the proof"
         return fail(
             "candidate.suffix",
-            f"text after theorem {name} differs from the problem's (nothing may follow the proof)",
+            f"text after theorem {name} differs from the problem's ({what})",
         )
     if lang == "rocq" and cand.terminator != "Qed.":
         return fail(
@@ -233,9 +331,54 @@ def check_candidate(
     )
 
 
+_READONLY_UNIT = re.compile(r"#(?:check|print|reduce|synth)(?![\w'.!?])")
+_ROCQ_REQUIRE = re.compile(r"(?:From\s+\S+\s+)?Require(?![\w'])")
+
+
+def _suffix_without_readonly(suffix: str, language: Language) -> tuple[str, list[tuple[int, int]]]:
+    """Lean: the normalized suffix without its column-0 read-only commands (``#check``,
+    ``#print``, ``#print axioms``, ``#reduce``, ``#synth``: they print and change nothing), and
+    where those were. Rocq: the normalized suffix as it is."""
+    if language != "lean":
+        return normalize(suffix, language), []
+    masked = mask(suffix, "lean")
+    starts = [m.start() for m in LEAN_COMMAND_START.finditer(masked)]
+    bounds = [0, *[x for x in starts if x > 0], len(suffix)]
+    kept, dropped = [], []
+    for a, b in itertools.pairwise(bounds):
+        if _READONLY_UNIT.match(masked, a):
+            dropped.append((a, b))
+        else:
+            kept.append(suffix[a:b])
+    return normalize("".join(kept), language), dropped
+
+
+def _shadowing(helpers: str, lang: Language, later_ids: set[str], line: int, where: str) -> list[Finding]:
+    """Helper names that occur as identifiers in ``later_ids`` (the problem text the helpers
+    precede): a new name there could change what that text refers to (a local shadowing a
+    global, a namespaced ``Foo.bar`` picked by ``x.bar`` field notation), so only names that
+    occur nowhere in it are allowed; with that, a dotted name (``theorem Nat.helper``, inside
+    ``namespace``) is as safe as a plain one."""
+    out = []
+    for n in _declared_names(helpers, lang):
+        if n in later_ids or n.split(".")[-1] in later_ids:
+            out.append(
+                Finding(
+                    rule="candidate.shadowing",
+                    message=f"helper `{n}` reuses a name that occurs in {where}",
+                    line=line,
+                )
+            )
+    return out
+
+
 def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> list[Finding]:
     lang, name = problem.language, problem.theorem_name
+    text = cand.text
     findings: list[Finding] = []
+    pu = _normalized_units(problem.text, problem.decl_start, lang)
+    tail_ids = _identifiers(problem.statement + "\n" + problem.suffix, lang)
+    tail_ids |= _identifiers("\n".join(n for _a, _b, n in pu[_in_tail(pu, lang) :]), lang)
     if helpers.strip():
         findings += screen(
             helpers,
@@ -244,24 +387,28 @@ def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> l
             line_offset=helpers_line - 1,
             allowed_requires=allowed_requires,
         )
-        stmt_ids = _identifiers(problem.statement, lang)
-        for n in _declared_names(helpers, lang):
-            if n in stmt_ids or n.split(".")[-1] in stmt_ids:
-                findings.append(
-                    Finding(
-                        rule="candidate.shadowing",
-                        message=f"helper `{n}` reuses a name that occurs in the statement",
-                        line=helpers_line,
+        findings += _shadowing(helpers, lang, tail_ids, helpers_line, "the statement")
+    for a, b, k in split.early_helpers:
+        run, line = text[a:b], text.count("\n", 0, a) + 1
+        later = _identifiers("\n".join(n for _a, _b, n in pu[k:]), lang) | tail_ids
+        findings += screen(run, lang, role="helpers", line_offset=line - 1)
+        findings += _shadowing(run, lang, later, line, f"the problem's text after it (`{pu[k][2][:40]}` ...)" if k < len(pu) else "the statement")
+        if lang == "rocq":
+            masked_run = mask(run, "rocq")
+            for sa, _sb in rocq_sentences(masked_run):
+                if _ROCQ_REQUIRE.match(masked_run, sa):
+                    findings.append(
+                        Finding(
+                            rule="candidate.preamble",
+                            message="a `Require` placed before a problem sentence could rebind a name, notation, scope "
+                            "or coercion it uses: put it after the problem's last sentence",
+                            line=line + run.count("\n", 0, sa),
+                        )
                     )
-                )
-            if lang == "lean" and "." in n.strip("«»"):
-                findings.append(
-                    Finding(
-                        rule="candidate.shadowing",
-                        message=f"helper `{n}` must have a plain (non-namespaced) name",
-                        line=helpers_line,
-                    )
-                )
+    _suffix, readonly = _suffix_without_readonly(cand.suffix, lang)
+    for a, b in readonly:
+        at = cand.decl_end + a
+        findings += screen(text[at : cand.decl_end + b], lang, role="helpers", line_offset=text.count("\n", 0, at))
     if not cand.proof.strip():
         findings.append(
             Finding(
@@ -276,7 +423,7 @@ def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> l
 
 def _all_decl_names(masked: str, language: Language) -> list[str]:
     if language == "lean":
-        pat = r"(?<![\w'.])(?:theorem|lemma|def|abbrev|axiom|opaque|instance|structure|class|inductive)\s+(«[^»]*»|[^\s(){}\[\]:⦃⦄,]+)"
+        pat = r"(?<![\w'.])(?:theorem|lemma|def|abbrev|axiom|opaque|instance|structure|class|inductive|problem|determine)\s+(«[^»]*»|[^\s(){}\[\]:⦃⦄,]+)"
     else:
         kws = "|".join(
             (

@@ -44,7 +44,9 @@ Defences, Rocq (``screen_rocq``):
   Declare Load Redirect Drop Cd Extraction Require Import Module Section Notation
   Instance Coercion Canonical Hint Arguments Opaque Transparent Print Time Fail
   Register Primitive Add ...``) other than ``Proof``/``Qed``/``Defined`` and the tactic ``Unshelve``; outside proofs
-  only ``Lemma``-like declarations, ``Definition``, ``Fixpoint`` and ``Ltac`` may start a sentence.
+  only ``Lemma``-like declarations, ``Definition``, ``Fixpoint``, ``Ltac`` and Ltac2 value
+  definitions (``Ltac2 [rec] name := ...``; tactics only produce terms the kernel checks) may start
+  a sentence.
   Sentences end at ``.`` AND at ``...`` (``tac...``; ``source.rocq_sentences``), as in coqc; a
   sentence whose start is not a word after the known bullets/selectors (``1-3:``) is judged by
   its first word.
@@ -67,6 +69,7 @@ import re
 import unicodedata
 
 from ..source import ROCQ_THEOREM_KEYWORDS, Language, mask, rocq_sentences
+from .lean_helpers import SAFE_OPTION, attribute_ok, structure
 from .verdict import Finding
 
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad\u180e]")
@@ -107,7 +110,7 @@ _LEAN_NATIVE = (  # noqa: SIM905 - one word list, kept compact
     "bv_decide bv_check "
 ).split()
 _LEAN_COMMANDS = (  # noqa: SIM905 - one word list, kept compact
-    "axiom axioms opaque instance attribute macro macro_rules syntax elab elab_rules by_elab notation "
+    "axiom opaque instance attribute macro macro_rules syntax elab elab_rules by_elab notation "
     "notation3 infix infixl infixr prefix postfix declare_syntax_cat import export open namespace section "
     "end universe universes variable variables local scoped class structure inductive coinductive "
     "initialize builtin_initialize run_cmd run_tac run_elab run_meta mutual unsafe partial meta deriving "
@@ -127,16 +130,16 @@ _LEAN_COMMANDS = (  # noqa: SIM905 - one word list, kept compact
 _LEAN_DECLS = (  # noqa: SIM905 - one word list, kept compact
     "theorem lemma def abbrev example noncomputable private protected "
 ).split()
-_SAFE_OPTIONS = r"(?:maxHeartbeats|maxRecDepth|synthInstance\.maxHeartbeats|synthInstance\.maxSize)"
 
 _RE_LEAN_HOLE = re.compile(_words(_LEAN_HOLES, r"[\w']").pattern.replace("(?![\\w'!?])", "(?![\\w'])"))
 _RE_LEAN_NATIVE = re.compile(_words(_LEAN_NATIVE, r"[\w']").pattern.replace("(?![\\w'!?])", "(?![\\w'])"))
 _RE_LEAN_CMD = _words(_LEAN_COMMANDS, r"[\w'.]")
 _RE_LEAN_DECL = _words(_LEAN_DECLS, r"[\w'.]")
-_RE_LEAN_HASH = re.compile(r"#[A-Za-z_]")
-_RE_LEAN_ATTR = re.compile(r"@\[(?P<body>[^\]]*)\]")
+_RE_LEAN_HASH = re.compile(r"#[A-Za-z_][\w'.!?]*")
+_RE_LEAN_ATTR = re.compile(r"@\[(?P<body>[^\]]{0,2000})\]")
+_RE_LEAN_ATTR_OPEN = re.compile(r"@\[")
 _RE_LEAN_SETOPT = re.compile(r"(?<![\w'.])set_option(?![\w'])")
-_RE_LEAN_SAFE_SETOPT = re.compile(rf"\s+{_SAFE_OPTIONS}\s+\d+\s+in(?![\w'])")
+_RE_LEAN_SAFE_SETOPT = re.compile(r"\s+" + SAFE_OPTION.pattern + r"\s+in(?![\w'])")
 # Raw text a Lean lexer and ours could split differently: a char literal holding a quote,
 # escape or guillemet, and a «...» name holding comment/string characters or a line break.
 _RE_LEAN_AMBIGUOUS = re.compile(r"'[\"«»]'|'\\|«[^»]*?(?:[\"\n«]|--|/-|-/)")
@@ -156,6 +159,25 @@ _LEAN_COL0_OK = frozenset(
         "where",
     }
 )
+_LEAN_COL0_TACTICS = frozenset(  # noqa: SIM905 - one word list, kept compact
+    # Lean core / Batteries / Mathlib tactics and term keywords a proof may put at column 0
+    # (a `by` block or a term may start at column 0). Not command keywords, so a line starting
+    # with one of these continues the declaration above it.
+    "by fun λ show have haveI let letI calc match if then else do from at with using exact exact? apply apply? "
+    "refine refine' intro intros rintro rcases obtain cases cases' induction induction' rw rwa rewrite erw "
+    "simp simp_all simpa simp? dsimp norm_num nlinarith linarith positivity polyrith omega decide ring ring_nf "
+    "field_simp push_cast norm_cast exact_mod_cast assumption_mod_cast aesop tauto trivial rfl constructor "
+    "use exists existsi left right split_ifs split by_contra by_contra! by_cases contrapose contrapose! push_neg "
+    "specialize set generalize subst clear revert unfold delta change congr gcongr ext funext symm trans "
+    "exfalso absurd contradiction assumption all_goals any_goals first try repeat iterate case next focus "
+    "nth_rewrite nth_rw conv interval_cases fin_cases zify qify lift filter_upwards norm_num1 bound "
+    "infer_instance exacts constructorm casesm rename_i rename injection simp_rw subst_vars "
+    "linear_combination nlinarith! field_simp! apply_fun choose mono rel abel group noncomm_ring "
+    "on_goal pick_goal swap rotate_left rotate_right show_term suffices refine_lift".split()
+)
+# A line right after one of these must continue a term or tactic block (a command keyword there
+# is a parse error, not a new command), so any word may start it at column 0.
+_RE_LEAN_OPENS_TERM = re.compile(r"(?:(?<![\w'.!?])(?:by|from|then|else|do)|:=|=>|<\||[(,$])$")
 _RE_LEAN_META = re.compile(r"(?<![\w'])(?:Lean\.|IO(?![\w'])|unsafe\w*)")
 _RE_LEAN_RAW = re.compile(r"(?<![\w'])(?:r#*|[a-z]!)\"")
 
@@ -178,6 +200,9 @@ def screen_lean(text: str, *, role: str = "proof", line_offset: int = 0) -> tupl
     # «name» is the identifier `name` to Lean: drop the guillemets so `«sorryAx»` is screened as
     # `sorryAx` and `«Lean».x` as `Lean.x` (only « and » go, so line numbers are unchanged).
     masked = mask(raw, "lean").replace("«", "").replace("»", "")
+    if role == "helpers":
+        masked, found = structure(masked, line_offset)  # open/set_option ... in, sections, #print...
+        out += found
     out += _lean_rules(masked, role, line_offset)
     if role == "helpers":
         out += _lean_column0(masked, line_offset)
@@ -189,13 +214,20 @@ def screen_lean(text: str, *, role: str = "proof", line_offset: int = 0) -> tupl
 def _lean_column0(masked: str, off: int) -> list[Finding]:
     """Helpers: every line starting at column 0 with a word begins a declaration (``theorem``,
     ``lemma``, ``def``, ``abbrev``, ``example``, their modifiers, a safe ``set_option``), or is a
-    ``termination_by``/``decreasing_by``/``where`` clause. Lean has no elaborated-statement check
-    here, so an unknown command before the theorem (one no word list names yet) must not pass;
-    continuation lines of a helper are indented (or start with ``|``, ``@[``, a bracket...)."""
+    ``termination_by``/``decreasing_by``/``where`` clause, or continues a helper's proof: a
+    column-0 tactic block or term is legal Lean, so a line may start with a known tactic or term
+    keyword (``_LEAN_COL0_TACTICS``), a dotted name (``Nat.le_refl 1``; no command keyword has a
+    dot), or any word right after a line ending in ``:=``/``by``/``=>``/``(``/``,`` (there Lean
+    parses a term or a first tactic, and a command keyword would be a parse error). The constructs of ``lean_helpers`` are blanked before this rule. Without Lean there is
+    no elaborated-statement check here, so an unknown command before the theorem (one no word
+    list names yet) must not pass: any other word at column 0 is rejected (indent it)."""
     out = []
     for m in re.finditer(r"^([^\W\d]|#|`)[\w'.!?]*", masked, re.MULTILINE):
         word = m.group(0)
-        if word not in _LEAN_COL0_OK:
+        dotted = "." in word.strip(".") and not word.startswith("#")  # `Nat.le_refl 1`: a term, no command
+        prev = masked[max(0, m.start() - 2000) : m.start()].rstrip()
+        opens = _RE_LEAN_OPENS_TERM.search(prev[-12:]) is not None  # the line must be a term/tactic
+        if word not in _LEAN_COL0_OK and word not in _LEAN_COL0_TACTICS and not dotted and not opens:
             out.append(
                 Finding(
                     rule="lean.command",
@@ -236,7 +268,8 @@ def _lean_rules(masked: str, role: str, off: int) -> list[Finding]:
             f"command keyword `{m.group(0)}` is not allowed in a proof or helper",
         )
     for m in _RE_LEAN_HASH.finditer(masked):
-        add("lean.command", m, f"`{m.group(0)}...` command is not allowed")
+        where = "inside a proof body (read-only commands go at column 0 after the proof)" if role == "proof" else "here"
+        add("lean.command", m, f"`{m.group(0)}` command is not allowed {where}")
     for m in _RE_LEAN_META.finditer(masked):
         add("lean.meta", m, f"`{m.group(0)}` (metaprogramming / IO) is not allowed")
     for m in _RE_LEAN_SETOPT.finditer(masked):  # each occurrence, so `... in set_option X in` is seen
@@ -244,10 +277,14 @@ def _lean_rules(masked: str, role: str, off: int) -> list[Finding]:
             add(
                 "lean.set_option",
                 m,
-                "only `set_option maxHeartbeats/maxRecDepth N in` is allowed",
+                "only `set_option OPTION VALUE in` with a resource limit (maxHeartbeats, maxRecDepth, "
+                "synthInstance.*) or a linter/pp/trace option is allowed",
             )
-    for m in _RE_LEAN_ATTR.finditer(masked):
-        if role != "helpers" or m.group("body").strip() != "simp":
+    for start in _RE_LEAN_ATTR_OPEN.finditer(masked):
+        m = _RE_LEAN_ATTR.match(masked, start.start())
+        if m is None:  # no `]` within 2,000 characters: never read as a trust-neutral attribute
+            add("lean.attribute", start, "attribute list `@[...` is unterminated or too long")
+        elif role != "helpers" or not attribute_ok(m.group("body"), in_scope=False):
             add(
                 "lean.attribute",
                 m,
@@ -275,7 +312,10 @@ _ROCQ_BANNED_WORDS = (  # noqa: SIM905 - one word list, kept compact
     "Constraint Polymorphic Monomorphic Cumulative Debug Optimize "
 ).split()
 _ROCQ_DECL_HEADS = set(ROCQ_THEOREM_KEYWORDS)
-_ROCQ_HELPER_HEADS = _ROCQ_DECL_HEADS | {"Definition", "Fixpoint", "Ltac"}
+_ROCQ_HELPER_HEADS = _ROCQ_DECL_HEADS | {"Definition", "Fixpoint", "Ltac", "Ltac2"}
+# An Ltac2 value definition (``Ltac2 [rec|mutable] name ... := tactic``; value names start with a
+# lower-case letter), not ``Ltac2 Notation``/``Type``/``Set``/``Eval``/``@external``.
+_RE_LTAC2_DEF = re.compile(r"Ltac2\s+(?:(?:rec|mutable)\s+)*[a-z_][\w']*")
 _ROCQ_PROOF_CAPS = {"Proof", "Qed", "Defined", "Unshelve"}
 
 _RE_ROCQ_HOLE = _words(_ROCQ_HOLES, r"[\w'.]")
@@ -322,10 +362,11 @@ STDLIB_REQUIRES: frozenset[str] = frozenset(
     for mod, folder in _STDLIB_TACTIC_MODULES.items()
     for root in ("", "Coq.", "Stdlib.")
     for spelling in (f"{root}{mod}", f"{root}{folder}.{mod}")
-)
+) | frozenset({"Ltac2.Ltac2"})
 """Every spelling (``Lia``, ``Coq.Lia``, ``micromega.Lia``, ``Coq.micromega.Lia``, ``Stdlib...``)
 of the Coq standard library's arithmetic/tactic modules Lia, Lra, Psatz, Lqa, Ring, Field,
-ZArith, Reals, Arith; ``prover-check`` lets helpers ``Require`` these by default. Why that is
+ZArith, Reals, Arith, plus ``From Ltac2 Require Import Ltac2`` (the tactic language shipped with
+Coq, for helpers written as Ltac2 definitions); ``prover-check`` lets helpers ``Require`` these by default. Why that is
 sound: the verifier elaborates the reference statement BEFORE the helpers (the probe in
 ``rocq_verify``), so nothing a helper loads can change what the reference means, and the
 ``constr_eq`` check then rejects a target whose own elaboration changed (a re-bound name such
@@ -480,11 +521,14 @@ def _rocq_rules(masked: str, role: str, off: int) -> list[Finding]:
                 )
             continue
         # helpers, between declarations
+        if head == "Ltac2" and not _RE_LTAC2_DEF.match(sent.lstrip()):
+            add("rocq.command", s, "only Ltac2 value definitions (`Ltac2 name := ...`) may precede the theorem", sent.strip())
+            continue
         if head not in _ROCQ_HELPER_HEADS:
             add(
                 "rocq.command",
                 s,
-                f"only Lemma/Theorem/Definition/Fixpoint/Ltac may precede the theorem, found `{head}`",
+                f"only Lemma/Theorem/Definition/Fixpoint/Ltac/Ltac2 may precede the theorem, found `{head}`",
                 sent.strip(),
             )
             continue

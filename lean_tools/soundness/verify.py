@@ -8,16 +8,17 @@ which raises ``NotInstalled`` when it is absent. Rejections are values (``Verdic
 
 from __future__ import annotations
 
+import re
 import time
 
-from ..source import Language, ParseError, SourceFile, parse_source
+from ..source import Language, ParseError, SourceFile, lean_open_definitions, mask, parse_source
 from .candidate import CandidateResult, CandidateSplit, check_candidate, locate
 from .verdict import Verdict, reject
 
-MAX_ADDED_CHARS = 100_000
-"""A candidate may be at most this much longer than its problem (helpers + proof). Honest
-proofs are far shorter; the cap keeps the lexical checks (some regexes are quadratic in the
-worst case) from being used to stall the verifier."""
+# No size cap on candidates: real competition proofs run to hundreds of kilobytes. The static
+# screens are linear in the candidate's size (benchmarks/screens_scaling.py measures them up to
+# 1 MB); the only limits are on resources: ``timeout`` per proof-assistant run and the sandbox's
+# memory limit (``lean_tools.sandbox``).
 
 
 class BadProblem(ValueError):
@@ -25,10 +26,30 @@ class BadProblem(ValueError):
 
 
 def parse_problem(problem_text: str, language: Language, theorem: str | None = None) -> SourceFile:
+    """The problem, its target identified with certainty (``parse_source(strict=True)``).
+
+    Raises ``BadProblem`` when the file cannot be split, when it does not say which theorem is
+    the problem's (several unproved declarations, several compfiles ``problem``s, or several
+    declarations and none unproved: name one with ``theorem``), and, Lean, when the statement
+    uses an answer the problem leaves open (``abbrev X := sorry``: compfiles' extracted
+    ``determine``, PutnamBench's ``_solution``): a candidate would have to fill it in, and whether
+    a filled-in answer is right is for a human to judge, not for this verdict.
+    """
     try:
-        return parse_source(problem_text, language, theorem=theorem)
+        sf = parse_source(problem_text, language, theorem=theorem, strict=True)
     except ParseError as e:
         raise BadProblem(f"problem: {e}") from e
+    if language == "lean":
+        stmt_ids = set(re.findall(r"[^\W\d][\w'.!?₀-₉]*", mask(sf.statement, "lean").replace("«", "").replace("»", "")))
+        stmt_ids |= {part for t in stmt_ids for part in t.split(".")}
+        open_ones = [n for n in lean_open_definitions(sf) if n in stmt_ids or n.split(".")[-1] in stmt_ids]
+        if open_ones:
+            raise BadProblem(
+                f"problem: the statement of {sf.theorem_name} uses {', '.join(open_ones)}, which the problem leaves "
+                "open (`:= sorry`, e.g. a compfiles `determine` or a PutnamBench solution); a proof would have to fill "
+                "it in and only a human can judge that answer: write the answer into the problem file"
+            )
+    return sf
 
 
 def static_verdict(
@@ -77,14 +98,6 @@ def verify(
     """
     t0 = time.monotonic()
     problem = parse_problem(problem_text, language, theorem)
-    if len(candidate_text) > len(problem_text) + MAX_ADDED_CHARS:
-        return reject(
-            "candidate",
-            f"candidate is {len(candidate_text) - len(problem_text)} characters longer than the problem "
-            f"(at most {MAX_ADDED_CHARS})",
-            language,
-            problem.theorem_name,
-        )
     if skip_static:
         cand, helpers_start, err = locate(problem, candidate_text, lenient=True)
         if cand is None:

@@ -2,7 +2,8 @@
 
 Each case file's first line is a comment with ``|``-separated fields:
 ``kind: description | problem: FILE | static: rule[,rule] | dynamic: stage`` where ``kind`` is
-``cheat`` or ``honest``; ``static`` lists the rules of which at least one must be among the
+``cheat`` or ``honest``; optional ``style`` (the construct a corpus case is written in) and
+``theorem`` (the target, for a problem with several unproved declarations); ``static`` lists the rules of which at least one must be among the
 static findings (``none``: the static rules pass it); ``dynamic`` is the stage at which the
 proof assistant ALONE (static rules skipped) rejects it (``accepted``: only the static policy
 stops it; ``none``: not applicable).
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "soundness"
+CORPUS = DATA / "corpus"
 SUFFIX = {"rocq": ".v", "lean": ".lean"}
 
 
@@ -27,6 +29,8 @@ class Case:
     description: str
     static: tuple[str, ...]
     dynamic: str
+    style: str = ""
+    theorem: str | None = None
 
     @property
     def id(self) -> str:
@@ -48,8 +52,8 @@ def _meta(first_line: str) -> dict[str, str]:
     return out
 
 
-def load(language: str, kind: str) -> list[Case]:
-    folder = DATA / language / kind
+def load(language: str, kind: str, root: Path = DATA) -> list[Case]:
+    folder = root / language / kind
     cases = []
     for f in sorted(folder.glob("*" + SUFFIX[language])):
         m = _meta(f.read_text(encoding="utf-8").splitlines()[0])
@@ -59,10 +63,12 @@ def load(language: str, kind: str) -> list[Case]:
                 language=language,
                 kind=head_kind.strip(),
                 path=f,
-                problem=DATA / language / "problems" / m["problem"],
+                problem=root / language / "problems" / m["problem"],
                 description=desc.strip() or m.get("head", ""),
                 static=tuple(x.strip() for x in m.get("static", "none").split(",")),
                 dynamic=m.get("dynamic", "none"),
+                style=m.get("style", ""),
+                theorem=m.get("theorem"),
             )
         )
     return cases

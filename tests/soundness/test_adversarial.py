@@ -11,14 +11,16 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from soundness_suite import load
+from soundness_suite import CORPUS, load
 
 from lean_tools.soundness import verify
 from lean_tools.types import NotInstalled
 
-ROCQ_CHEATS = load("rocq", "cheats")
+ROCQ_CHEATS = load("rocq", "cheats") + load("rocq", "cheats", CORPUS)
 ROCQ_HONEST = load("rocq", "honest")
-LEAN_CHEATS = load("lean", "cheats")
+# The corpus's cheats (tests/data/soundness/corpus/, built from each construct the verdict
+# allows since published proofs use it) are part of the adversarial suite too.
+LEAN_CHEATS = load("lean", "cheats") + load("lean", "cheats", CORPUS)
 LEAN_HONEST = load("lean", "honest")
 HAVE_COQ = shutil.which("coqc") is not None
 needs_coq = pytest.mark.skipif(not HAVE_COQ, reason="coqc not installed")
@@ -39,7 +41,7 @@ def _static_cases():
 @pytest.mark.parametrize("case", _static_cases(), ids=lambda c: c.id)
 def test_cheat_rejected_statically_for_the_right_reason(case):
     problem, candidate = case.texts()
-    v = verify(problem, candidate, case.language, static_only=True)
+    v = verify(problem, candidate, case.language, case.theorem, static_only=True)
     assert not v.accepted
     assert v.stage in ("candidate", "screen"), v.reason
     rules = {f["rule"] for f in v.details.get("findings", [])}
@@ -50,14 +52,14 @@ def test_cheat_rejected_statically_for_the_right_reason(case):
 @pytest.mark.parametrize("case", LEAN_HONEST + ROCQ_HONEST, ids=lambda c: c.id)
 def test_honest_passes_static_rules(case):
     problem, candidate = case.texts()
-    v = verify(problem, candidate, case.language, static_only=True)
+    v = verify(problem, candidate, case.language, case.theorem, static_only=True)
     assert v.stage == "candidate" and "passed static checks" in v.reason, v.reason
 
 
 @pytest.mark.parametrize("case", LEAN_CHEATS, ids=lambda c: c.id)
 def test_lean_cheat_rejected_by_full_verify_without_lean(case):
     problem, candidate = case.texts()
-    v = verify(problem, candidate, "lean")  # static rules decide before Lean is needed
+    v = verify(problem, candidate, "lean", case.theorem)  # static rules decide before Lean is needed
     assert not v.accepted and v.stage in ("candidate", "screen")
 
 
@@ -66,7 +68,7 @@ def test_lean_cheat_rejected_by_full_verify_without_lean(case):
 @pytest.mark.parametrize("case", ROCQ_HONEST, ids=lambda c: c.id)
 def test_rocq_honest_accepted(case):
     problem, candidate = case.texts()
-    v = verify(problem, candidate, "rocq", timeout=120)
+    v = verify(problem, candidate, "rocq", case.theorem, timeout=120)
     assert v.accepted, f"{case.id}: {v.stage}: {v.reason}"
     assert v.stage == "accepted"
 
@@ -76,7 +78,7 @@ def test_rocq_honest_accepted(case):
 @pytest.mark.parametrize("case", ROCQ_CHEATS, ids=lambda c: c.id)
 def test_rocq_cheat_full_verify(case):
     problem, candidate = case.texts()
-    v = verify(problem, candidate, "rocq", timeout=120)
+    v = verify(problem, candidate, "rocq", case.theorem, timeout=120)
     assert not v.accepted, f"{case.id} was accepted: {v.reason}"
     if case.static == ("none",):
         assert v.stage == case.dynamic, v.reason
@@ -88,7 +90,7 @@ def test_rocq_cheat_full_verify(case):
 def test_rocq_cheat_proof_assistant_layer_alone(case):
     """Defence in depth: with the static rules skipped, coqc + the query still reject."""
     problem, candidate = case.texts()
-    v = verify(problem, candidate, "rocq", timeout=120, skip_static=True)
+    v = verify(problem, candidate, "rocq", case.theorem, timeout=120, skip_static=True)
     if case.dynamic == "accepted":
         # Only a policy rule stops this one (e.g. an extra Require); coqc alone accepts it.
         assert v.accepted, v.reason

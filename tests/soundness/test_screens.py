@@ -158,7 +158,10 @@ def test_lean_candidate_rule():
     assert _check(p.replace("theorem t", "lemma t").replace("sorry", "simp"), p, "lean").ok
     helper = p.replace("theorem t", "theorem aux : True := trivial\n\ntheorem t").replace("sorry", "simp")
     assert _check(helper, p, "lean").ok
-    bad = p.replace("theorem t", "theorem Nat.aux : True := trivial\n\ntheorem t").replace("sorry", "simp")
+    # a namespaced helper is fine unless its last component occurs in the statement (`x.n`, `open`)
+    dotted = p.replace("theorem t", "theorem Nat.aux : True := trivial\n\ntheorem t").replace("sorry", "simp")
+    assert _check(dotted, p, "lean").ok
+    bad = p.replace("theorem t", "theorem Nat.n : True := trivial\n\ntheorem t").replace("sorry", "simp")
     assert "candidate.shadowing" in rules(_check(bad, p, "lean").findings)
     assert rules(_check(p.replace("open Nat", "open Nat Real").replace("sorry", "simp"), p, "lean").findings) == {
         "candidate.preamble"

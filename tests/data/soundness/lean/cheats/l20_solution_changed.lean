@@ -1,4 +1,4 @@
--- cheat: PutnamBench solution abbrev changed in the preamble | problem: putnam_1962_a2.lean | static: candidate.preamble
+-- cheat: PutnamBench solution abbrev changed in the preamble | problem: putnam_1962_a2_solved.lean | static: candidate.preamble
 import Mathlib
 
 open MeasureTheory Set

@@ -1,4 +1,4 @@
-(* cheat: proof by an Admitted lemma of the problem itself (passes the screens) | problem: two_theorems.v | static: none | dynamic: axioms *)
+(* cheat: proof by an Admitted lemma of the problem itself (passes the screens) | problem: two_theorems.v | theorem: two_theorems | static: none | dynamic: axioms *)
 Require Import Arith.
 
 (* The problem's own unproved lemma: using it must not count as a proof. *)

@@ -1,0 +1,195 @@
+"""What Lean helper text may hold besides declarations: a pure pass before the word rules.
+
+``structure(masked, offset) -> (blanked, findings)`` walks the column-0 commands of masked helper
+text (comments and strings already blanked). Each construct below is allowed for the reason
+given; an allowed occurrence is replaced by spaces (same length, so lines keep their numbers) and
+what is left goes to the word rules of ``screens`` (which still reject every other command).
+
+Allowed, and why it cannot touch the problem's statement:
+- ``open A B in`` / ``set_option NAME V in`` (safe ``NAME``) before a helper: ``in`` scopes the
+  modifier to the one next command, which must be a helper declaration of the same run (a
+  modifier left dangling at the end of a run would apply to the problem's next command or to
+  the theorem: rejected). Opening ``Lean``/``IO`` namespaces is rejected (metaprogramming).
+- ``section [N]`` / ``noncomputable section [N]`` / ``namespace N`` closed by a matching ``end``
+  in the same run: Lean scopes ``variable``, ``open``, ``universe`` and local attributes to the
+  enclosing section or namespace, so everything inside ends at ``end``, before the problem's next
+  command or theorem. Unclosed scopes and an ``end`` that closes a scope of the problem's are
+  rejected.
+- ``variable``, ``open`` (without ``in``), ``universe``, ``attribute [local ...]``: only INSIDE such a
+  helper scope (at the top level of the helpers they would reach the theorem: a ``variable``
+  whose instance binder is included, a scoped notation opened, a local instance).
+- ``set_option NAME V`` without ``in``, anywhere: only options that cannot change what a statement
+  means (``SAFE_OPTION``): resource limits (``maxHeartbeats``, ``maxRecDepth``,
+  ``synthInstance.maxHeartbeats``, ``synthInstance.maxSize``; a limit can only make elaboration
+  fail, and Lean's own statement check runs under the problem's options), and options that only
+  print or warn (``linter.*``, ``pp.*``, ``trace.*``, ``profiler``). ``autoImplicit``,
+  ``debug.*``, ``maxSynthPendingDepth`` and every option not named stay rejected.
+- ``attribute [simp] n`` (and the other ``TRUST_NEUTRAL_ATTRIBUTES``): these only feed proof
+  automation (simp sets, casts, congruence, inlining hints); they never make a term elaborate
+  differently in a statement, and the proof still goes through the kernel.
+- read-only commands ``#check``, ``#print`` (``#print axioms`` included), ``#reduce``, ``#synth``:
+  they print and change nothing (``#eval``, ``#exit`` and the other ``#`` commands stay rejected:
+  ``#eval`` runs code).
+- compfiles' ``snip begin`` / ``snip end``: markers for ProblemExtraction, no effect on the
+  environment.
+Not covered: the constructs are recognised at the start of column-0 commands only; anything
+else keeps its keyword and the word rules reject it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from .verdict import Finding
+
+SAFE_OPTION = re.compile(
+    r"(?:(?:maxHeartbeats|maxRecDepth|synthInstance\.maxHeartbeats|synthInstance\.maxSize)\s+\d+"
+    r"|(?:linter(?:\.[\w']+)+|pp(?:\.[\w']+)+|trace(?:\.[\w']+)+|profiler(?:\.[\w']+)*)\s+(?:true|false|\d+))"
+    r"(?![\w'.])"
+)
+"""``NAME VALUE`` of a ``set_option`` that cannot change what a statement means (see above)."""
+
+TRUST_NEUTRAL_ATTRIBUTES = frozenset(
+    "simp norm_cast push_cast reducible irreducible inline noinline specialize gcongr bound "
+    "elab_as_elim nolint".split()
+)
+"""Attribute names allowed on helpers (``@[...]``, ``attribute [...]``): simp sets, casts,
+congruence and bound lemmas, unfolding/inlining hints, linter exemptions; proof automation only."""
+
+_MODIFIER_IN = re.compile(
+    r"(?:open(?P<names>(?:[ \t]+(?!in(?![\w'.]))(?:[^\W\d][\w'.]*|\([^()\n]{0,200}\)|→)){1,40})"
+    r"|set_option[ \t]+(?P<opt>\S+[ \t]+\S+))[ \t]+in(?![\w'.!?])[ \t]*"
+)
+_SCOPE_OPEN = re.compile(r"(?:noncomputable\s+)?(?P<kw>section|namespace)(?![\w'.!?])[ \t]*(?P<name>[^\s]*)")
+_SCOPE_END = re.compile(r"end(?![\w'.!?])[ \t]*(?P<name>[^\s]*)")
+_SCOPED_CMD = re.compile(r"(?P<kw>variable|universe|open)(?![\w'.!?])(?P<rest>[^\n]*)")
+_SETOPT = re.compile(r"set_option\s+(?P<opt>[^\s]+\s+[^\s]+)")
+_ATTR_CMD = re.compile(r"attribute\s*\[(?P<body>[^\]]{0,2000})\]")
+_READONLY = re.compile(r"#(?:check|print(?:\s+axioms)?|reduce|synth)(?![\w'.!?])")
+_SNIP = re.compile(r"snip\s+(?:begin|end)(?![\w'.!?])")
+_DECL_START = re.compile(
+    r"(?:@\[[^\]]{0,2000}\]\s*)?(?:(?:private|protected|noncomputable|public)\s+)*(?:theorem|lemma|def|abbrev|example)(?![\w'.!?])"
+)
+_META_NAME = re.compile(r"(?:Lean|IO)(?![\w'!?])")
+
+
+def attribute_ok(body: str, *, in_scope: bool) -> bool:
+    """``body`` of ``@[...]``/``attribute [...]``: every item a trust-neutral attribute, or, inside
+    a helper scope, ``local`` anything (it ends with the scope)."""
+    items = [i.strip() for i in body.split(",")]
+    for item in items:
+        words = item.split()
+        if not words:
+            return False
+        if words[0] == "local" and in_scope and len(words) > 1:
+            continue
+        if words[0] == "local":
+            words = words[1:]
+        if not words or words[0] not in TRUST_NEUTRAL_ATTRIBUTES:
+            return False
+        if words[0] == "simp" and any(w not in ("←", "<-", "high", "low", "default") for w in words[1:]):
+            return False
+        if words[0] != "nolint" and words[0] != "simp" and len(words) > 1:
+            return False
+    return bool(items)
+
+
+def _blank(text: str, a: int, b: int) -> str:
+    return text[:a] + "".join(c if c == "\n" else " " for c in text[a:b]) + text[b:]
+
+
+def structure(masked: str, offset: int = 0) -> tuple[str, list[Finding]]:
+    """(``masked`` with the allowed constructs blanked, findings). See the module docstring.
+
+    Linear in the text: one pass over the column-0 line starts, anchored matches only.
+    """
+    findings: list[Finding] = []
+    line_starts = [0] + [m.end() for m in re.finditer("\n", masked)]
+
+    def add(pos: int, msg: str, snippet: str, rule: str = "lean.command") -> None:
+        line = bisect.bisect_right(line_starts, pos) + offset
+        findings.append(Finding(rule=rule, message=msg, line=line, snippet=" ".join(snippet.split())[:60]))
+
+    stack: list[tuple[str, str, int]] = []  # helper scopes: (keyword, name, position)
+    out = list(masked)
+
+    def blank(a: int, b: int) -> None:
+        for k in range(a, b):
+            if out[k] != "\n":
+                out[k] = " "
+
+    pending: int | None = None  # start of a modifier chain whose command has not come yet
+    dangling = "an `open ... in`/`set_option ... in` among the helpers must be followed by a helper declaration"
+    for ls in line_starts:
+        if ls >= len(masked) or masked[ls].isspace():
+            continue
+        i = ls
+        while m := _MODIFIER_IN.match(masked, i):
+            if m.group("opt") is not None:
+                opt = " ".join(m.group("opt").split())
+                if not SAFE_OPTION.fullmatch(opt):
+                    add(i, f"`set_option {opt.split()[0]}` is not an allowed option", m.group(0), "lean.set_option")
+            elif any(_META_NAME.match(n) for n in m.group("names").split()):
+                add(i, "opening the `Lean`/`IO` namespaces (metaprogramming) is not allowed", m.group(0), "lean.meta")
+            blank(i, m.end())
+            if pending is None:
+                pending = i
+            i = m.end()
+        if i > ls and (i >= len(masked) or masked[i] == "\n"):
+            continue  # the modified command starts on a later line
+        if pending is not None:
+            if not _DECL_START.match(masked, i):
+                add(pending, dangling, masked[pending : pending + 60])
+            pending = None
+            continue
+        head = masked[i : i + 300]
+        if m := _SCOPE_OPEN.match(head):
+            stack.append((m.group("kw"), m.group("name"), i))
+            blank(i, i + m.end())
+        elif m := _SCOPE_END.match(head):
+            if not stack:
+                add(i, "`end` closes no section/namespace that the helpers opened", m.group(0))
+            else:
+                kind, name, _p = stack.pop()
+                if m.group("name") != name:
+                    add(i, f"`{m.group(0).strip()}` does not match the helpers' `{kind} {name}`", m.group(0))
+            blank(i, i + m.end())
+        elif m := _SCOPED_CMD.match(head):
+            kw = m.group("kw")
+            if not stack:
+                hint = " or use `open ... in`" if kw == "open" else ""
+                add(
+                    i,
+                    f"`{kw}` at the top level of the helpers would reach the theorem's statement: put it inside a "
+                    f"`section ... end` of the helpers{hint}",
+                    m.group(0),
+                )
+            elif kw == "open" and any(_META_NAME.match(n) for n in m.group("rest").split()):
+                add(i, "opening the `Lean`/`IO` namespaces (metaprogramming) is not allowed", m.group(0), "lean.meta")
+            blank(i, i + len(kw))
+        elif m := _SETOPT.match(head):
+            opt = " ".join(m.group("opt").split())
+            if SAFE_OPTION.fullmatch(opt):
+                blank(i, i + m.end())
+            else:
+                add(i, f"`set_option {opt.split()[0]}` is not an allowed option", m.group(0), "lean.set_option")
+                blank(i, i + len("set_option"))
+        elif m := _ATTR_CMD.match(head):
+            if attribute_ok(m.group("body"), in_scope=bool(stack)):
+                blank(i, i + m.end())
+            else:  # keep the body, so the word rules name what it holds (`csimp`, `instance`...)
+                add(i, f"attribute `[{m.group('body').strip()}]` is not allowed", m.group(0), "lean.attribute")
+                blank(i, i + len("attribute"))
+        elif (m := _READONLY.match(head)) or (m := _SNIP.match(head)):
+            blank(i, i + m.end())
+    if pending is not None:
+        add(
+            pending,
+            "an `open ... in`/`set_option ... in` at the end of the helpers would apply to the problem's next "
+            "command or theorem",
+            masked[pending : pending + 60],
+        )
+    for kind, name, p in stack:
+        add(p, f"`{kind} {name}`".replace(" `", "`") + " opened among the helpers is not closed before the problem continues", kind)
+    return "".join(out), findings

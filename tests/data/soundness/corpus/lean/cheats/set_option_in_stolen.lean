@@ -1,0 +1,14 @@
+-- cheat: a helper wedged between the problem's `set_option ... in` and its theorem (steals the `in`) | problem: sum_odd.lean | static: candidate.preamble | style: set-option-in
+import Mathlib
+
+open Finset
+
+set_option maxHeartbeats 400000 in
+lemma odd_step (n : ℕ) : ∑ i ∈ range (n + 1), (2 * i + 1) = ∑ i ∈ range n, (2 * i + 1) + (2 * n + 1) :=
+  sum_range_succ _ _
+
+/-- The sum of the first `n` odd numbers is `n ^ 2`. -/
+theorem sum_odd (n : ℕ) : ∑ i ∈ range n, (2 * i + 1) = n ^ 2 := by
+  induction n with
+  | zero => simp
+  | succ k ih => rw [odd_step, ih]; ring
