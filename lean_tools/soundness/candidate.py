@@ -261,9 +261,10 @@ def check_candidate(
     """
     lang = problem.language
     name = problem.theorem_name
-    cand, _start, err = locate(problem, candidate_text)
-    if cand is None:
-        return CandidateResult(findings=(Finding(rule="candidate.parse", message=err or "candidate: unparsable"),))
+    try:
+        cand = parse_source(candidate_text, lang, theorem=problem.theorem_name)
+    except ParseError as e:
+        return CandidateResult(findings=(Finding(rule="candidate.parse", message=f"candidate: {e}"),))
     al = align(problem, candidate_text, cand)
     helpers_start = al.helpers_start
     helpers = candidate_text[helpers_start : al.helpers_end]
