@@ -3,8 +3,11 @@
 
 Exit codes: 0 = CANDIDATE proves PROBLEM's theorem (accepted by the proof assistant after
 the soundness checks); 1 = it does not (the reason on one line); 2 = bad input (missing or
-unreadable file, unknown suffix, problem file that cannot be parsed) or the proof assistant
-is missing (the message says how to install it). The language comes from the suffix:
+unreadable file, unknown suffix, problem file that cannot be parsed, a problem file that does
+not say with certainty which theorem is the problem's - several unproved declarations, several
+compfiles ``problem``s: pass ``--theorem`` - or whose statement uses an answer it leaves open,
+``abbrev x := sorry``) or the proof assistant is missing (the message says how to install it).
+The verdict is never about a declaration other than the problem's theorem. The language comes from the suffix:
 ``.lean`` -> Lean 4, ``.v`` -> Rocq. A candidate that cannot be parsed is a rejection (1).
 Static screens run before the proof assistant, so a cheat gets exit 1 even without one.
 
@@ -17,7 +20,9 @@ BEFORE any helper, so a helper's import cannot change what the reference means; 
 own elaborated statement must then be ``constr_eq`` to it (an import that re-binds a name, a
 scope or a coercion in the statement is caught), and every axiom the proof reaches is still
 listed by ``Print Assumptions`` in a separate process. ``--no-default-requires`` turns this off;
-``--allow-require M`` adds modules.
+``--allow-require M`` adds modules. ``From Hammer Require Import Tactics.`` (CoqHammer's replayed
+reconstruction tactics) is always allowed among the helpers (reason: ``screens.HAMMER_TACTICS_IMPORT``).
+What the verdict accepts and rejects: docs/verdict.md.
 """
 
 from __future__ import annotations

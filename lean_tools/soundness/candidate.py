@@ -7,25 +7,35 @@ Precisely, with P the parsed problem and C the candidate parsed for P's theorem 
    compared without guillemets (``«nat_add»`` is ``nat_add``).
 2. Prefix: the text of C before the target splits into *units* (Rocq: sentences; Lean:
    column-0 commands, plus the leading comment/blank chunk). P's units before its target,
-   compared with comments removed and whitespace collapsed (``source.normalize``), must be
-   exactly C's first units, in order. So header (imports) and preamble (definitions,
-   Variables, solution abbrevs) are unchanged and nothing is inserted among them.
-3. Helpers: C's remaining units before the target (``helpers``) are new declarations. They
-   are screened (``screens``, role ``helpers``) and must be complete (no sorry/Admitted);
-   Rocq only: ``Require`` of modules the caller lists in ``allowed_requires`` (default none);
-   their declared names must not occur as identifiers in the theorem statement.
+   compared with comments removed and whitespace collapsed (``source.normalize``), must all
+   appear among C's units, unchanged and in order (``align``); C's other units are helper runs.
+   No run may come before the end of P's header. Lean: P's trailing ``open ... in`` /
+   ``set_option ... in`` units modify its theorem, so C keeps them directly before the target
+   (helpers go before them) and may add there only resource-limit ``set_option ... in`` units.
+3. Helpers: every run is screened (``screens``, role ``helpers``) and must be complete (no
+   sorry/Admitted). Its declared names must not occur as identifiers in the problem text that
+   follows it (later units, the ``in`` chain, the statement, the suffix): a new name there could
+   change what that text refers to. A run placed BEFORE a problem unit (between the problem's
+   definitions) may in Rocq hold no ``Require`` at all (it could rebind a name, notation, scope
+   or coercion the unit uses; the reference statement is elaborated after the problem's last
+   unit, so only the screens guard these runs); in Lean the screens make every scope it opens
+   end inside it and forbid a dangling ``... in``. The final run (after P's last unit) may in Rocq
+   ``Require`` the modules in ``allowed_requires`` and ``From Hammer Require Import Tactics.``.
 4. Declaration: C's declaration prefix (modifiers, keyword, name) equals P's, except that
    theorem-like keywords are interchangeable (``theorem``/``lemma``; ``Theorem``/``Lemma``/...).
 5. Statement: equal to P's modulo comments and whitespace.
 6. Suffix: the text after the target declaration equals P's (modulo comments/whitespace),
-   so nothing is added after the theorem (no later redefinition or re-statement).
+   so nothing is added after the theorem (no later redefinition or re-statement); Lean only:
+   besides column-0 read-only commands (``#check``, ``#print [axioms]``, ``#reduce``, ``#synth``).
 7. Rocq: the target ends with ``Qed.`` (not ``Defined.``/``Admitted.``/``Abort.``).
 8. The proof body is screened (role ``proof``).
 
 Not covered here: meaning changes that leave the text identical (a helper that changes how
 the statement elaborates). Rocq catches those by comparing elaborated types
-(``rocq_verify``); for Lean rule 3's screen (no notation/instance/attribute/open/namespace in
-helpers, fresh helper names) is the defence.
+(``rocq_verify``) and Lean likewise where it is installed (``lean_verify``); without Lean, rule
+3's screens (``lean_helpers``: only scoped or trust-neutral constructs, fresh helper names) are
+the defence. Helper runs placed between the problem's own definitions are guarded by the screens
+and the name rule only (the reference statement sees the same problem constants).
 """
 
 from __future__ import annotations
