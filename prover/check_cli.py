@@ -35,7 +35,6 @@ from pathlib import Path
 from lean_tools.backends import language_of
 
 
-
 class _OneLineParser(argparse.ArgumentParser):
     """Usage errors as one line (``prover-check: error: ...``), exit code 2."""
 

@@ -318,7 +318,7 @@ def check_candidate(
         )
     if cand.statement_text() != problem.statement_text():
         return fail("candidate.statement", f"the statement of {name} differs from the problem's")
-    suffix, readonly = _suffix_without_readonly(cand.suffix, lang)
+    suffix, _readonly = _suffix_without_readonly(cand.suffix, lang)
     if suffix != normalize(problem.suffix, lang):
         what = "only read-only `#check`/`#print` commands may follow the proof" if lang == "lean" else "nothing may follow the proof"
         return fail(

@@ -159,21 +159,24 @@ _LEAN_COL0_OK = frozenset(
         "where",
     }
 )
-_LEAN_COL0_TACTICS = frozenset(  # noqa: SIM905 - one word list, kept compact
-    # Lean core / Batteries / Mathlib tactics and term keywords a proof may put at column 0
-    # (a `by` block or a term may start at column 0). Not command keywords, so a line starting
-    # with one of these continues the declaration above it.
-    "by fun λ show have haveI let letI calc match if then else do from at with using exact exact? apply apply? "
-    "refine refine' intro intros rintro rcases obtain cases cases' induction induction' rw rwa rewrite erw "
-    "simp simp_all simpa simp? dsimp norm_num nlinarith linarith positivity polyrith omega decide ring ring_nf "
-    "field_simp push_cast norm_cast exact_mod_cast assumption_mod_cast aesop tauto trivial rfl constructor "
-    "use exists existsi left right split_ifs split by_contra by_contra! by_cases contrapose contrapose! push_neg "
-    "specialize set generalize subst clear revert unfold delta change congr gcongr ext funext symm trans "
-    "exfalso absurd contradiction assumption all_goals any_goals first try repeat iterate case next focus "
-    "nth_rewrite nth_rw conv interval_cases fin_cases zify qify lift filter_upwards norm_num1 bound "
-    "infer_instance exacts constructorm casesm rename_i rename injection simp_rw subst_vars "
-    "linear_combination nlinarith! field_simp! apply_fun choose mono rel abel group noncomm_ring "
-    "on_goal pick_goal swap rotate_left rotate_right show_term suffices refine_lift".split()
+_LEAN_COL0_TACTICS = frozenset(
+    (  # noqa: SIM905 - one word list, kept compact
+        # Lean core / Batteries / Mathlib tactics and term keywords a proof may put at column 0
+        # (a `by` block or a term may start at column 0). Not command keywords, so a line starting
+        # with one of these continues the declaration above it.
+        "by fun λ show have haveI let letI calc match if then else do from at with using exact exact? "
+        "apply apply? refine refine' intro intros rintro rcases obtain cases cases' induction induction' "
+        "rw rwa rewrite erw simp simp_all simpa simp? dsimp norm_num nlinarith linarith positivity "
+        "polyrith omega decide ring ring_nf field_simp push_cast norm_cast exact_mod_cast "
+        "assumption_mod_cast aesop tauto trivial rfl constructor use exists existsi left right split_ifs "
+        "split by_contra by_contra! by_cases contrapose contrapose! push_neg specialize set generalize "
+        "subst clear revert unfold delta change congr gcongr ext funext symm trans exfalso absurd "
+        "contradiction assumption all_goals any_goals first try repeat iterate case next focus "
+        "nth_rewrite nth_rw conv interval_cases fin_cases zify qify lift filter_upwards norm_num1 bound "
+        "infer_instance exacts constructorm casesm rename_i rename injection simp_rw subst_vars "
+        "linear_combination nlinarith! field_simp! apply_fun choose mono rel abel group noncomm_ring "
+        "on_goal pick_goal swap rotate_left rotate_right show_term suffices refine_lift "
+    ).split()
 )
 # A line right after one of these must continue a term or tactic block (a command keyword there
 # is a parse error, not a new command), so any word may start it at column 0.

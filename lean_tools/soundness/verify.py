@@ -11,7 +11,14 @@ from __future__ import annotations
 import re
 import time
 
-from ..source import Language, ParseError, SourceFile, lean_open_definitions, mask, parse_source
+from ..source import (
+    Language,
+    ParseError,
+    SourceFile,
+    lean_open_definitions,
+    mask,
+    parse_source,
+)
 from .candidate import CandidateResult, CandidateSplit, check_candidate, locate
 from .verdict import Verdict, reject
 
