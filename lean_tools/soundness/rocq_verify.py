@@ -1,8 +1,10 @@
 """The Rocq part of the verdict: compile, compare the elaborated statement, read the axioms.
 
 Steps (after the static screens passed):
-1. ``Candidate.v`` = the candidate text with one probe inserted where the helpers begin
-   (right after the problem's unchanged header and preamble):
+1. ``Candidate.v`` = the candidate text with one probe inserted where the final helper run
+   begins (right after the problem's last unchanged sentence before the theorem; helper runs the
+   candidate placed between the problem's own sentences come before it and are restricted by
+   ``candidate`` rule 3: no ``Require``, no name the later problem text uses):
    ``Lemma __prover_reference <problem statement text>. Admitted.`` The candidate may not
    mention ``__prover`` (screen ``rocq.reserved``), and the probe is ``Admitted`` so it can
    never serve as a proof (it would show up in ``Print Assumptions``).
