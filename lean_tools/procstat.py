@@ -55,7 +55,7 @@ class ProcessTree:
         for p in [self._root, *self._descendants()]:
             try:
                 with p.oneshot():
-                    if p.status() == psutil.STATUS_ZOMBIE and p is not self._root:
+                    if p is not self._root and p.status() == psutil.STATUS_ZOMBIE:
                         continue  # its time appears in its parent's children_* once reaped
                     mem = p.memory_info().rss
                     t = p.cpu_times()

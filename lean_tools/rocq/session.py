@@ -419,7 +419,12 @@ class RocqSession:
             self.close()
 
     def _rss_check(self) -> None:
-        if self._tree is not None and self._tree.usage()[0] > self.max_rss_bytes:
+        """One reading of the process tree after each exchange: memory watch and CPU total."""
+        if self._tree is None:
+            return
+        rss, cpu = self._tree.usage()
+        self.process_cpu_seconds = self._cpu_before + cpu
+        if rss > self.max_rss_bytes:
             self.needs_recycle = True  # keep serving this user; the pool recycles us
 
     def _tree_cpu(self) -> float:
@@ -547,25 +552,34 @@ class RocqSession:
             holes.append(Hole(goal=f"<{m.group(1)}>", pos=Pos(line=line, column=col)))
         return holes
 
+    def _timed_block(self, parent: int | None, block: str, timeout: float | None) -> tuple[int, str, str, float]:
+        """``_run_block``; a request that raises is not charged to ``cpu_seconds`` (as before the
+        per-process accounting), so the next request starts from a fresh reading."""
+        try:
+            return self._run_block(parent, block, timeout)
+        except BaseException:
+            self._tree_cpu()
+            raise
+
     # -- protocol -----------------------------------------------------------------------------
     def run_command(self, code: str, *, timeout: float | None = None) -> CommandOutcome:
-        t_cpu = self._tree_cpu()
-        vid, body, show, wall = self._run_block(None, code, timeout)
+        t_cpu = self.process_cpu_seconds  # refreshed by the last exchange; coqtop idles in between
+        vid, body, show, wall = self._timed_block(None, code, timeout)
         msgs = tuple(self._messages(body, code))
         goals, open_proof = self._goals(show)
         holes = self._holes(code)
         if open_proof:
             holes.append(Hole(goal="\n\n".join(goals) if goals else "", state=vid))
-        cpu = max(0.0, self._tree_cpu() - t_cpu)
+        cpu = max(0.0, self.process_cpu_seconds - t_cpu)
         self.cpu_seconds += cpu
         return CommandOutcome(env=vid, messages=msgs, holes=tuple(holes), goals=goals, cpu_seconds=cpu, wall_seconds=wall)
 
     def run_tactic(self, state: int, tactic: str, *, timeout: float | None = None) -> TacticOutcome:
         if state not in self._nodes:
             raise InvalidRequest(f"unknown proof state {state}")
-        t_cpu = self._tree_cpu()
-        vid, body, show, wall = self._run_block(state, tactic, timeout)
-        self.cpu_seconds += max(0.0, self._tree_cpu() - t_cpu)
+        t_cpu = self.process_cpu_seconds  # refreshed by the last exchange; coqtop idles in between
+        vid, body, show, wall = self._timed_block(state, tactic, timeout)
+        self.cpu_seconds += max(0.0, self.process_cpu_seconds - t_cpu)
         msgs = tuple(self._messages(body, tactic)) + _infos(body)
         goals, open_proof = self._goals(show)
         holes = tuple(self._holes(tactic))
