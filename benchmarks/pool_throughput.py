@@ -25,8 +25,8 @@ from contextlib import ExitStack
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from lean_tools.pool import SessionPool  # noqa: E402
-from lean_tools.rocq.checker import RocqChecker  # noqa: E402
+from lean_tools.pool import SessionPool
+from lean_tools.rocq.checker import RocqChecker
 
 
 def make_checks(n: int) -> list[str]:

@@ -83,7 +83,7 @@ def code_version(repo: str | os.PathLike | None = None) -> str:
     root = repo or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
         r = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=root, capture_output=True, text=True,
-                           timeout=30)
+                           timeout=30, check=False)
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else "unknown"

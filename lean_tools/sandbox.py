@@ -101,7 +101,7 @@ def isolation_prefix() -> tuple[str, ...]:
         candidates = [(exe, "--net", "--ipc", "--map-current-user", "--"), (exe, "--net", "--ipc", "--map-root-user", "--")]
     for prefix in candidates:
         try:
-            r = subprocess.run([*prefix, "true"], capture_output=True, timeout=10, start_new_session=True)
+            r = subprocess.run([*prefix, "true"], capture_output=True, timeout=10, start_new_session=True, check=False)
         except (OSError, subprocess.SubprocessError):
             continue
         if r.returncode == 0:

@@ -12,7 +12,15 @@ import pytest
 
 from benchmarks import cli
 from benchmarks.db import SCHEMA_VERSION, ResultsDB
-from benchmarks.presets import PRESETS, Preset, candidate_file, get_preset, register, search_attempt, split_statement
+from benchmarks.presets import (
+    PRESETS,
+    Preset,
+    candidate_file,
+    get_preset,
+    register,
+    search_attempt,
+    split_statement,
+)
 from benchmarks.problem import AttemptRequest, BenchProblem, config_hash
 from benchmarks.runner import code_version
 from benchmarks.suites import normalize_rocq
