@@ -44,3 +44,13 @@ S3 = {
 }
 S.update(S3)
 S.update({"odd_sq_mod8": ("Require Import Arith Lia.", "Theorem sq_mod_eight (n : nat) (h : n mod 4 = 3) : (n * n) mod 8 = 1.")})
+
+
+if __name__ == "__main__":  # write one problem file per statement: python tests/search/family_statements.py DIR
+    import sys
+    from pathlib import Path
+
+    out = Path(sys.argv[1])
+    out.mkdir(parents=True, exist_ok=True)
+    for _name, (_header, _stmt) in S.items():
+        (out / f"{_name}.v").write_text(f"{_header}\n\n{_stmt}\nProof.\nAdmitted.\n", encoding="utf-8")
