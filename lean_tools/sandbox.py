@@ -96,7 +96,7 @@ def isolation_prefix() -> tuple[str, ...]:
     exe = shutil.which("unshare")
     if exe is None:
         return ()
-    candidates = [(exe, "--net", "--ipc", "--")]
+    candidates: list[tuple[str, ...]] = [(exe, "--net", "--ipc", "--")]
     if os.geteuid() != 0:
         candidates = [(exe, "--net", "--ipc", "--map-current-user", "--"), (exe, "--net", "--ipc", "--map-root-user", "--")]
     for prefix in candidates:
@@ -341,7 +341,7 @@ def run(
         timer.daemon = True
         timer.start()
         try:
-            if stdin is not None:
+            if stdin is not None and proc.stdin is not None:
                 try:
                     proc.stdin.write(stdin)
                     proc.stdin.close()
