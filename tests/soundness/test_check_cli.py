@@ -19,6 +19,11 @@ ROCQ_HONEST = load("rocq", "honest")
 ALL_CHEATS = load("rocq", "cheats") + load("lean", "cheats")
 
 
+def _theorem(case) -> list[str]:
+    """``--theorem NAME`` for a case whose problem has several unproved theorems."""
+    return ["--theorem", case.theorem] if case.theorem else []
+
+
 def run(capsys, *args):
     code = main([str(a) for a in args])
     out = capsys.readouterr()
@@ -27,7 +32,7 @@ def run(capsys, *args):
 
 @pytest.mark.parametrize("case", [c for c in ALL_CHEATS if c.static != ("none",)], ids=lambda c: c.id)
 def test_cli_rejects_every_static_cheat(case, capsys):
-    code, out, _ = run(capsys, case.problem, case.path, "--static-only")
+    code, out, _ = run(capsys, case.problem, case.path, *_theorem(case), "--static-only")
     assert code == 1
     assert out.startswith("REJECTED") and out.count("\n") == 1
 
@@ -80,7 +85,7 @@ def test_cli_lean_without_lean_says_what_to_do(capsys):
     else:  # pragma: no cover
         pytest.skip("Lean is installed here")
     case = load("lean", "honest")[0]
-    code, _, err = run(capsys, case.problem, case.path)
+    code, _, err = run(capsys, case.problem, case.path, *_theorem(case))
     assert code == 2 and "not installed" in err and err.count("\n") == 1
 
 
@@ -123,7 +128,7 @@ def test_cli_entrypoint_in_a_subprocess():
 @pytest.mark.skipif(not HAVE_COQ, reason="coqc not installed")
 @pytest.mark.parametrize("case", ROCQ_HONEST, ids=lambda c: c.id)
 def test_cli_accepts_every_honest_rocq_proof(case, capsys):
-    code, out, _ = run(capsys, case.problem, case.path)
+    code, out, _ = run(capsys, case.problem, case.path, *_theorem(case))
     assert code == 0, out
 
 
@@ -132,5 +137,5 @@ def test_cli_accepts_every_honest_rocq_proof(case, capsys):
 @pytest.mark.skipif(not HAVE_COQ, reason="coqc not installed")
 @pytest.mark.parametrize("case", load("rocq", "cheats"), ids=lambda c: c.id)
 def test_cli_rejects_every_rocq_cheat_with_coqc(case, capsys):
-    code, out, _ = run(capsys, case.problem, case.path)
+    code, out, _ = run(capsys, case.problem, case.path, *_theorem(case))
     assert code == 1, out
