@@ -93,7 +93,7 @@ def _run(files: list[Path], cfg) -> int:
     from .problem import load_problem
     from .trace import Trace
 
-    rows = []
+    rows: list[tuple[str, str, float, str, list[tuple[str, str]]]] = []
     t_all = time.monotonic()
     for f in files:
         try:

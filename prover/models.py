@@ -148,8 +148,9 @@ def _package_licence(spec: BundledModel) -> str | None:
         meta = importlib.metadata.metadata(spec.package)
     except importlib.metadata.PackageNotFoundError:
         return None
-    lic = meta.get("License-Expression") or meta.get("License")
-    return lic.strip() if lic and lic.strip() else None
+    found = meta.get_all("License-Expression") or meta.get_all("License") or []
+    lic = str(found[0]).strip() if found else ""
+    return lic or None
 
 
 def gguf_licence(path: Path) -> str | None:
@@ -195,7 +196,7 @@ def convert_gguf(gguf: Path, dest: Path, info: ModelInfo, log: Callable[[str], N
     try:
         tok = transformers.AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
         model = transformers.AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name, dtype=torch.float32)
-        model.hf_quantizer = None
+        model.hf_quantizer = None  # type: ignore[assignment]
         if hasattr(model.config, "quantization_config"):
             del model.config.quantization_config
         model.save_pretrained(str(tmp))

@@ -42,7 +42,7 @@ ELAN_INIT = "https://raw.githubusercontent.com/leanprover/elan/master/elan-init.
 
 def _run(cmd: list[str], cwd: Path | None = None, env: dict | None = None) -> int:
     print("+", " ".join(cmd), flush=True)
-    return subprocess.run(cmd, cwd=cwd, env=env).returncode
+    return subprocess.run(cmd, check=False, cwd=cwd, env=env).returncode
 
 
 def _reachable(host: str, port: int = 443, timeout: float = 5.0) -> bool:
@@ -63,7 +63,7 @@ def setup_rocq() -> int:
         return 1
     if _run([*sudo, "apt-get", "install", "-y", "-qq", *ROCQ_PACKAGES], env=env) != 0:
         return 1
-    print("Rocq installed:", subprocess.run(["coqc", "--version"], capture_output=True, text=True).stdout.splitlines()[0])
+    print("Rocq installed:", subprocess.run(["coqc", "--version"], check=False, capture_output=True, text=True).stdout.splitlines()[0])
     return 0
 
 

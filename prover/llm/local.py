@@ -315,7 +315,7 @@ class VLLMChat(_Local):
         saved = os.environ.get(_INPROC)
         os.environ.setdefault(_INPROC, "0")
         try:
-            self.engine = vllm.LLM(**kwargs)
+            self.engine: Any = vllm.LLM(**kwargs)
         except Exception as e:  # engine start failures name their cause
             raise BackendUnavailable(f"vllm could not start {config.model!r}: {type(e).__name__}: {e}") from e
         finally:  # leave the process's environment (and vLLM's cached view of it) as it was
@@ -355,7 +355,7 @@ class VLLMChat(_Local):
         )
         try:
             with self._lock:
-                out = self.engine.generate([{"prompt_token_ids": ids}], params, use_tqdm=False)[0]
+                out = self.engine.generate([{"prompt_token_ids": ids}], params, use_tqdm=False)[0]  # type: ignore[arg-type]
         except Exception as e:  # noqa: BLE001 - a failed generation is a value
             return error_response(f"generation failed: {type(e).__name__}: {e}", latency_s=time.monotonic() - t0)
         comp = out.outputs[0]
@@ -366,7 +366,8 @@ class VLLMChat(_Local):
             self._rate = rate if self._rate is None else min(rate, 0.5 * (self._rate + rate))
         logprobs = None
         if s.logprobs and comp.logprobs:
-            logprobs = [step[tok].logprob for step, tok in zip(comp.logprobs, token_ids, strict=False)]
+            found = [step[tok].logprob for step, tok in zip(comp.logprobs, token_ids, strict=False) if step is not None and tok in step]
+            logprobs = found if len(found) == len(token_ids) else None
         finish = "length" if comp.finish_reason == "length" else "stop"
         return self.respond(comp.text, tools, len(ids), token_ids, logprobs, finish, t0)
 

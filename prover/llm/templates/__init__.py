@@ -37,7 +37,7 @@ def project_template(name: str = CHATML_TOOLS) -> str:
 
 
 def _probe_conversation() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    tools = [
+    tools: list[dict[str, Any]] = [
         {
             "type": "function",
             "function": {
@@ -47,7 +47,7 @@ def _probe_conversation() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             },
         }
     ]
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"role": "system", "content": "sys"},
         {"role": "user", "content": "hi"},
         {
