@@ -131,7 +131,9 @@ def replay_block(reconstruction: str, seconds: float) -> str:
 
 
 def _info_text(outcome) -> str:
-    return "\n".join(m.text for m in getattr(outcome, "messages", ()))
+    """The plugin's messages, one per paragraph: a reconstruction never runs into the next
+    message (such as the shell's "vampire: not found" that follows it)."""
+    return "\n\n".join(m.text.strip() for m in getattr(outcome, "messages", ()))
 
 
 def replay(

@@ -79,7 +79,7 @@ def _try_hammer(session, state: int, cand: Candidate, *, goals_before: int) -> A
     """``hammer`` on ``state`` under ``cand.timeout`` (the ATP limit scaled down to fit it),
     as an ``Attempt`` whose ``replacement`` is the reconstruction that replayed."""
     seconds = max(5.0, cand.timeout)
-    settings = HammerSettings(seconds=seconds, atp_seconds=max(2, min(10, int(seconds / 3))))
+    settings = HammerSettings(seconds=seconds, atp_seconds=max(2, min(20, int(seconds / 3))))
     out = run_hammer(session, state, settings, goals_before=goals_before)
     base = {"tactic": cand.tactic, "tag": cand.tag, "kind": cand.kind, "seconds": out.seconds}
     if not out.proved or out.reconstruction is None:

@@ -38,6 +38,9 @@ def test_a_multi_word_reconstruction_is_kept_whole_and_nothing_is_invented():
     text = "Tactic hauto succeeded.\nReplace the hammer tactic with:\n\thauto lq: on use: Nat.gcd_comm, Nat.lcm_comm.\n"
     assert parse_reconstruction(text) == "hauto lq: on use: Nat.gcd_comm, Nat.lcm_comm"
     assert parse_reconstruction("ATPs failed to find a proof.") is None
+    # the shell's complaint about a missing prover may follow as a separate message
+    later = "Replace the hammer tactic with:\n\tsauto use: rev_length.\n\nsh: 1: vampire: not found\n\nsh: 1: z3_tptp: not found"
+    assert parse_reconstruction(later) == "sauto use: rev_length"
     assert parse_dependencies("nothing here") == ()
 
 
@@ -88,7 +91,7 @@ def test_hammer_only_proves_a_list_fact_and_the_kept_proof_rechecks_without_atps
 
     monkeypatch.chdir(tmp_path)
     header = "Require Import List Arith.\nImport ListNotations."
-    stmt = "Lemma rev_concat_length (A : Type) (xs ys : list A) : length (rev (xs ++ ys)) = length ys + length xs."
+    stmt = "Lemma rev_concat_length (A : Type) (xs ys : list A) : length (rev (xs ++ ys)) = length xs + length ys."
     cache = ReconstructionCache(None)
     budget = SearchBudget(seconds=150, hammer="only", hammer_seconds=140)
     res = prove_goal(lambda h: RocqSession(h), header, stmt, "rocq", budget, reconstructions=cache)
