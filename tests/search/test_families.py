@@ -10,7 +10,7 @@ from prover.search.induction import Fixpoint, header_fixpoints, header_inductive
 from prover.search.realineq import _relation
 from prover.search.tactics import ROCQ, ProblemContext, parse_goal
 
-from .family_statements import S
+from family_statements import S  # tests/search is on sys.path (pytest rootdir-less import)
 
 needs_coq = pytest.mark.skipif(shutil.which("coqtop") is None or shutil.which("coqc") is None, reason="needs coqtop/coqc")
 
