@@ -97,8 +97,7 @@ def library_closers(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> 
 # --- lemmas found by Search at run time ---------------------------------------------------------
 _ENTRY = re.compile(r"^([A-Za-z_][\w'.]*):\s?(.*)$")
 _NOT_SYMBOLS = frozenset(
-    "forall exists fun match with end if then else let in as return True False and or not nat Z R bool list option "
-    "Type Prop Set IZR INR Z.of_nat Z.to_nat S O true false eq".split()
+    ["forall", "exists", "fun", "match", "with", "end", "if", "then", "else", "let", "in", "as", "return", "True", "False", "and", "or", "not", "nat", "Z", "R", "bool", "list", "option", "Type", "Prop", "Set", "IZR", "INR", "Z.of_nat", "Z.to_nat", "S", "O", "true", "false", "eq"]
 )
 
 

@@ -5,12 +5,18 @@ each proved by the built-in search and re-checked by a fresh ``coqc``."""
 import shutil
 
 import pytest
+from family_statements import (
+    S,  # tests/search is on sys.path (pytest rootdir-less import)
+)
 
-from prover.search.induction import Fixpoint, header_fixpoints, header_inductives, inductive_vars
+from prover.search.induction import (
+    Fixpoint,
+    header_fixpoints,
+    header_inductives,
+    inductive_vars,
+)
 from prover.search.realineq import _relation
 from prover.search.tactics import ROCQ, ProblemContext, parse_goal
-
-from family_statements import S  # tests/search is on sys.path (pytest rootdir-less import)
 
 needs_coq = pytest.mark.skipif(shutil.which("coqtop") is None or shutil.which("coqc") is None, reason="needs coqtop/coqc")
 
@@ -33,7 +39,13 @@ def test_top_level_relation():
 
 
 def test_search_output_parsing_symbols_and_ranking():
-    from prover.search.library import goal_pattern, goal_symbols, parse_search, rank_lemmas, search_queries
+    from prover.search.library import (
+        goal_pattern,
+        goal_symbols,
+        parse_search,
+        rank_lemmas,
+        search_queries,
+    )
 
     g = parse_goal("  u, v : R\n  ============================\n  Rabs (u + v) <= Rabs u + Rabs v", "rocq")
     assert goal_symbols(g) == ["Rabs"]
