@@ -515,7 +515,11 @@ def _rocq_rules(masked: str, role: str, off: int) -> list[Finding]:
                 if head in ("Qed", "Defined") and role == "helpers":
                     in_proof = False
                 continue
-            if head[0].isupper():
+            # A qualified name whose last component is lower case (`Z.div_mod_to_equations`,
+            # `Zify.zify`) is an Ltac name: vernacular commands are never qualified.
+            last = head.rsplit(".", 1)[-1]
+            qualified_tactic = "." in head and (last[0].islower() or last[0] == "_")
+            if head[0].isupper() and not qualified_tactic:
                 add(
                     "rocq.command",
                     s,

@@ -69,6 +69,9 @@ def test_rocq_clean_proofs_pass():
     assert screen_rocq("\n  split.\n  - lia.\n  - { nra. }\n  all: auto.\n") == ()
     assert screen_rocq("\n  by rewrite addn0 addnC.\n") == ()
     assert screen_rocq("\n  exact (fun (A : Set) (x : A) => x).\n") == ()
+    # Qualified Ltac names are tactics, not commands (vernacular is never qualified).
+    assert screen_rocq("\n  Z.div_mod_to_equations. nia.\n") == ()
+    assert screen_rocq("\n  - Zify.zify. lia.\n") == ()
     helpers = "Lemma h (a : nat) : a = a.\nProof. reflexivity. Qed.\nLtac fin := lia.\nDefinition d := 3.\n"
     assert screen_rocq(helpers, role="helpers") == ()
 
@@ -79,6 +82,8 @@ def test_rocq_each_rule():
     assert "rocq.banned" in rules(screen_rocq(" native_compute. reflexivity."))
     assert "rocq.command" in rules(screen_rocq(" intros.\n  Set Printing All.\n  lia."))
     assert "rocq.command" in rules(screen_rocq(" - Opaque Nat.add. lia."))
+    assert "rocq.command" in rules(screen_rocq(" Z.div_mod_to_equations. Print Assumptions t. lia."))
+    assert "rocq.command" in rules(screen_rocq(" Coq.Init.Print. lia."))
     assert "rocq.command" in rules(screen_rocq("Goal True.", role="helpers"))
     assert "rocq.attribute" in rules(
         screen_rocq(
