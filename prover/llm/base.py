@@ -253,6 +253,17 @@ def tools_prompt(tools: Sequence[ToolSpec]) -> str:
     return "\n".join(lines)
 
 
+def with_tools_prompt(messages: list[dict[str, Any]], tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
+    """``messages`` (OpenAI-style dicts) with ``tools_prompt(tools)`` appended to the system
+    message, or put first as one when there is none. Modifies and returns the list."""
+    extra = tools_prompt(tools)
+    if messages and messages[0]["role"] == "system":
+        messages[0] = {**messages[0], "content": messages[0]["content"] + "\n\n" + extra}
+    else:
+        messages.insert(0, {"role": "system", "content": extra})
+    return messages
+
+
 def estimate_tokens(text: str) -> int:
     """Rough count when a backend reports no usage: ~4 characters per token."""
     return max(1, len(text) // 4) if text else 0

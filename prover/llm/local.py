@@ -50,7 +50,7 @@ from .base import (
     error_response,
     parse_text_tool_calls,
     seconds_left,
-    tools_prompt,
+    with_tools_prompt,
 )
 from .templates import chat_template_for
 
@@ -111,11 +111,7 @@ def template_messages(messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]
             role, content = "user", f"[tool result {m.name or ''}]\n{content}"
         out.append({"role": role, "content": content})
     if tools and not native:
-        extra = tools_prompt(tools)
-        if out and out[0]["role"] == "system":
-            out[0] = {**out[0], "content": out[0]["content"] + "\n\n" + extra}
-        else:
-            out.insert(0, {"role": "system", "content": extra})
+        with_tools_prompt(out, tools)
     return out
 
 

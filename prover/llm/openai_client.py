@@ -56,7 +56,7 @@ from .base import (
     parse_arguments,
     parse_text_tool_calls,
     seconds_left,
-    tools_prompt,
+    with_tools_prompt,
 )
 
 RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
@@ -196,11 +196,7 @@ class OpenAIChat:
             else:
                 out.append({"role": m.role, "content": m.content})
         if text_mode:
-            extra = tools_prompt(tools)
-            if out and out[0]["role"] == "system":
-                out[0] = {**out[0], "content": out[0]["content"] + "\n\n" + extra}
-            else:
-                out.insert(0, {"role": "system", "content": extra})
+            with_tools_prompt(out, tools)
         return out
 
     def _tokens(self, msgs: list[dict[str, Any]], tools_json: str) -> int:
