@@ -2,9 +2,10 @@
 
 Used when no LLM is configured. Entry point: ``prove_goal(pool_or_factory, header,
 statement_code, language, budget) -> SearchResult``. Tactic tables per language live in
-``tactics.py``; running candidates on a state in ``portfolio.py``; the search in ``search.py``.
+``table.py`` (Rocq candidates from the families, ``families.py``); goal reading in ``goal.py``; running candidates on a state in ``portfolio.py``; the search in ``search.py``.
 """
 
+from .goal import Candidate, parse_goal
 from .portfolio import (
     BASELINE_ROCQ,
     Attempt,
@@ -14,7 +15,7 @@ from .portfolio import (
     try_candidate,
 )
 from .search import SearchBudget, SearchResult, hoist_requires, prove_goal, render_file
-from .tactics import Candidate, TacticTable, get_table, parse_goal
+from .table import TacticTable, get_table
 
 __all__ = [
     "BASELINE_ROCQ",

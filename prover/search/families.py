@@ -12,10 +12,10 @@ from ``search.py``, which needs the session). Remainders known from hypotheses a
 
 from __future__ import annotations
 
+from .goal import Candidate, Domain, GoalInfo, ProblemContext
 from .induction import induction_closers
 from .library import library_closers
 from .realineq import real_closers
-from .tactics import Candidate, Domain, GoalInfo, ProblemContext
 
 EARLY_FAMILIES = (induction_closers, library_closers)
 """Tried before the arithmetic closers: they answer only goals about inductive data or library

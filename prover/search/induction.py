@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .tactics import Candidate, Domain, GoalInfo, ProblemContext
+from .goal import Candidate, Domain, GoalInfo, ProblemContext
 
 STD_RECURSIVE = ("list", "nat")
 """Recursive standard types whose variables get ``induction``."""

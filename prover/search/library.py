@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 
+from .goal import Candidate, Domain, GoalInfo, ProblemContext
 from .hammer import TACTICS_IMPORT
-from .tactics import Candidate, Domain, GoalInfo, ProblemContext
 
 LEMMA_FAMILIES: dict[str, tuple[str, ...]] = {
     r"\bNat\.gcd\b": ("Nat.gcd_comm", "Nat.gcd_assoc", "Nat.gcd_0_l", "Nat.gcd_0_r", "Nat.gcd_diag", "Nat.gcd_1_l", "Nat.gcd_1_r"),

@@ -19,8 +19,9 @@ from pydantic import BaseModel, ConfigDict
 
 from lean_tools.types import InvalidRequest, SessionTimeout
 
+from .goal import Candidate
 from .hammer import TACTICS_IMPORT, HammerSettings, replay, run_hammer
-from .tactics import ROCQ_IMPORTS, Candidate, TacticTable
+from .table import ROCQ_IMPORTS, TacticTable
 
 
 class Attempt(BaseModel):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from .tactics import Candidate, Domain, GoalInfo, ProblemContext
+from .goal import Candidate, Domain, GoalInfo, ProblemContext
 
 _REL = re.compile(r"^(?P<l>.+?)\s*(?P<op><=|>=|<|>)\s*(?P<r>.+)$")
 _MINUS = {">=": "Rminus_ge", "<=": "Rminus_le", ">": "Rminus_gt", "<": "Rminus_lt"}

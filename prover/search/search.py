@@ -34,10 +34,11 @@ from pydantic import BaseModel, ConfigDict
 from lean_tools.types import ProofAssistantError
 
 from ..cache import ReconstructionCache
+from .goal import Candidate, ProblemContext, parse_goal, rocq_domain
 from .hammer import TACTICS_IMPORT, HammerSettings
 from .library import searched_candidates
 from .portfolio import Attempt, hammer_candidate, try_candidate
-from .tactics import ROCQ, Candidate, ProblemContext, TacticTable, get_table, lean_statement
+from .table import ROCQ, TacticTable, get_table, lean_statement
 
 
 class SearchBudget(BaseModel):
@@ -257,8 +258,6 @@ class _Search:
             return []  # the default Rocq table's family; a fixed or hand-made table gets none
         key = _goal_key(node.goals[:1])
         if key not in self.searched:
-            from .tactics import parse_goal, rocq_domain
-
             g = parse_goal(node.goals[0], "rocq")
             cands, spent, queries = searched_candidates(self.s, node.state, g, rocq_domain(g, self.ctx.scope), seconds=min(3.0, self.left()))
             self.session_seconds += spent

@@ -22,157 +22,16 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
-from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
-Kind = Literal["close", "step"]
-
-
-class Candidate(BaseModel):
-    """One tactic to try: ``tactic`` is the bare tactic text (no timeout wrapper, no final period)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    tactic: str
-    kind: Kind
-    timeout: float = 2.0
-    """Seconds the proof assistant may spend on it."""
-    cost: float = 1.0
-    """Prior cost added to a child's priority (lower is tried first)."""
-    tag: str = ""
-    """Family name used in statistics (``lia``, ``nra-hint``, ``rewrite-def`` ...)."""
-    prelude: str = ""
-    """Sentences run unwrapped before the tactic (Rocq: a ``Require`` the tactic needs)."""
-    runner: Literal["tactic", "hammer", "replay"] = "tactic"
-    """``hammer``: run CoqHammer on the state instead (``hammer.py``), the proof keeps its
-    reconstruction; ``replay``: ``tactic`` is such a reconstruction, run as a whole sentence."""
-
-
-@dataclass(frozen=True)
-class Hyp:
-    names: tuple[str, ...]
-    type: str
-
-
-@dataclass(frozen=True)
-class GoalInfo:
-    """A focused goal, as far as text can tell."""
-
-    hyps: tuple[Hyp, ...]
-    concl: str
-    others: int = 0
-    """Number of further goals after the focused one."""
-    text: str = ""
-
-    def vars_of(self, *types: str) -> list[str]:
-        return [n for h in self.hyps if h.type.strip() in types for n in h.names]
-
-    def hyp_names(self) -> list[str]:
-        return [n for h in self.hyps for n in h.names]
-
-    @property
-    def all_text(self) -> str:
-        return "\n".join(h.type for h in self.hyps) + "\n" + self.concl
-
-
-_HYP_LINE = re.compile(r"^ {0,2}(?P<names>[^\s:,][^:]*?)\s*:\s(?P<type>.*)$")
-_NAME = re.compile(r"^[A-Za-z_\u0370-\u03ff\u2080-\u209c'][\w'\u2080-\u209c\u0370-\u03ff]*$")
-
-
-def parse_goal(text: str, language: str, others: int = 0) -> GoalInfo:
-    """Split a printed goal into hypotheses and conclusion.
-
-    Rocq prints ``h : T`` lines, then a ``=====`` rule, then the conclusion; Lean prints
-    ``h : T`` lines then ``⊢ conclusion``. A hypothesis type may continue on more-indented lines.
-    Text that has neither separator is treated as a bare conclusion.
-    """
-    lines = text.replace("\r", "").split("\n")
-    sep = None
-    for i, line in enumerate(lines):
-        s = line.strip()
-        if language == "rocq" and s.startswith("====="):
-            sep = i
-            break
-        if language == "lean" and s.startswith("⊢"):
-            sep = i
-            break
-    if sep is None:
-        return GoalInfo(hyps=(), concl=text.strip(), others=others, text=text)
-    if language == "rocq":
-        concl = "\n".join(lines[sep + 1 :]).strip()
-    else:
-        concl = (lines[sep].strip()[1:] + "\n" + "\n".join(lines[sep + 1 :])).strip()
-    hyps: list[Hyp] = []
-    for line in lines[:sep]:
-        if not line.strip() or re.match(r"^\d+ goals?", line.strip()):
-            continue
-        m = _HYP_LINE.match(line) if not line.startswith("    ") else None
-        if m:
-            names = tuple(n for n in re.split(r"[,\s]+", m.group("names")) if n)
-            if names and all(_NAME.match(n) for n in names):
-                hyps.append(Hyp(names=names, type=m.group("type").strip()))
-                continue
-        if hyps:  # continuation of the previous hypothesis' type
-            last = hyps.pop()
-            hyps.append(Hyp(names=last.names, type=last.type + " " + line.strip()))
-    return GoalInfo(hyps=tuple(hyps), concl=concl, others=others, text=text)
-
-
-@dataclass
-class Domain:
-    real: bool = False
-    integer: bool = False
-    natural: bool = False
-    transcendental: bool = False
-    division: bool = False
-    closed: bool = False
-    """No variables in sight: a computation may decide it."""
-    flags: set[str] = field(default_factory=set)
-
-
-_REAL_FUN = re.compile(r"\b(sqrt|ln|exp|Rpower|cos|sin|tan|PI|Rabs|powerRZ|atan|Rsqr)\b")
-
-
-def rocq_domain(g: GoalInfo, scope: str = "") -> Domain:
-    """Number domains in sight. ``scope`` is the header's open scope (``R_scope``, ``Z_scope``):
-    a closed goal such as ``1/2 + 1/3 = 5/6`` carries no other sign of being about reals."""
-    d = Domain()
-    types = " ".join(h.type for h in g.hyps)
-    text = g.all_text
-    d.real = bool(re.search(r"\bR\b|\bINR\b|\bIZR\b|%R|\bRabs\b|\bsqrt\b|\bRpower\b", text + " " + types))
-    d.integer = bool(re.search(r"\bZ\b|%Z|\bZ\.\w+", text))
-    if scope == "C_scope":
-        d.flags.add("C")
-    d.real = d.real or (scope in ("R_scope", "C_scope") and not d.integer)
-    d.integer = d.integer or (scope == "Z_scope" and not d.real)
-    d.natural = bool(re.search(r"\bnat\b|%nat|\bNat\.\w+|\bS\b", text)) or not (d.real or d.integer)
-    d.transcendental = bool(_REAL_FUN.search(text))
-    d.division = bool(re.search(r"/(?!\\)", text.replace("\\/", "")))
-    d.closed = not g.hyps
-    return d
-
-
-def open_scope(header: str) -> str:
-    """The last ``Open Scope X_scope`` of a Rocq header ("" when none)."""
-    found = re.findall(r"Open\s+Scope\s+(\w+)\s*\.", header)
-    return found[-1] if found else ""
-
+from .goal import (
+    _NAME,
+    Candidate,
+    Domain,
+    GoalInfo,
+    ProblemContext,
+)
 
 # --- Rocq ---------------------------------------------------------------------------------
-
-ROCQ_IMPORTS = "From Coq Require Import Lia Lra Psatz."
-"""Loaded into every Rocq session and put at the head of every Rocq proof (Require inside a
-proof is accepted by Coq 8.16 and is a no-op when the library is already loaded)."""
-ROCQ_INTERVAL_IMPORT = "From Interval Require Import Tactic."
-"""Costs ~1 s to load; no candidate uses it now (it ended no valid-split proof for its cost)."""
-
-
-def rocq_wrap(tactic: str, timeout: float) -> str:
-    """A Rocq sentence that gives up by itself after ``timeout`` (whole seconds, at least 1)."""
-    return f"Timeout {max(1, math.ceil(timeout))} ({tactic})."
-
 
 def _rocq_closers(g: GoalInfo, d: Domain, depth: int) -> list[Candidate]:
     """Closers, cheapest and most often useful first.
@@ -1182,7 +1041,7 @@ def _gcd_lcm_steps(g: GoalInfo, limit: int = 2) -> list[str]:
 def _witnesses(g: GoalInfo, d: Domain, limit: int = 8) -> list[str]:
     """Values to try for ``exists x, ...``: 0, 1, 2, the numerals of the body, the variables in
     scope of the binder's type (when it is written)."""
-    m = re.match(r"^exists\s+\(?\s*([A-Za-z_][\w']*)(?:\s+[A-Za-z_][\w']*)*\s*(?::\s*([^,()]+?))?\)?\s*,\s*(.*)$", g.concl, re.S)
+    m = re.match(r"^exists\s+\(?\s*([A-Za-z_][\w']*)(?:\s+[A-Za-z_][\w']*)*\s*(?::\s*([^,()]+?))?\)?\s*,\s*(.*)$", g.concl, re.DOTALL)
     if not m:
         return []
     name, typ, body = m.group(1), (m.group(2) or "").strip(), m.group(3)
@@ -1191,7 +1050,7 @@ def _witnesses(g: GoalInfo, d: Domain, limit: int = 8) -> list[str]:
     # when the division is exact; the mod-case closers then prove `E = 3 * (E / 3)`.
     v = re.escape(name)
     times = rf"(?:(?P<k1>\d+)\s*\*\s*{v}|{v}\s*\*\s*(?P<k2>\d+))"
-    q = re.fullmatch(rf"\s*(?P<e>.+?)\s*=\s*{times}\s*", body, re.S) or re.fullmatch(rf"\s*{times}\s*=\s*(?P<e>.+?)\s*", body, re.S)
+    q = re.fullmatch(rf"\s*(?P<e>.+?)\s*=\s*{times}\s*", body, re.DOTALL) or re.fullmatch(rf"\s*{times}\s*=\s*(?P<e>.+?)\s*", body, re.DOTALL)
     if q and not re.search(rf"\b{v}\b", q.group("e")):
         out.insert(0, f"(({q.group('e')}) / {q.group('k1') or q.group('k2')})")
     root = _linear_root(name, body)
@@ -1546,99 +1405,4 @@ def _nested_case_split(bounds: list[tuple[str, int]]) -> str:
     return f"do {top + 1} (destruct {v} as [|{v}]; [{inner} | ]); lia"
 
 
-def lean_statement(statement_code: str) -> str:
-    """A Lean statement without a trailing ``:= by`` / ``:=`` (callers may pass either form)."""
-    s = statement_code.rstrip()
-    for suffix in (":= by", ":="):
-        if s.endswith(suffix):
-            return s[: -len(suffix)].rstrip()
-    return s
 
-
-@dataclass(frozen=True)
-class ProblemContext:
-    """What the search knows about the problem beyond the goal text."""
-
-    local_defs: tuple[str, ...] = ()
-    """Names the header defines (unfold candidates)."""
-    scope: str = ""
-    """The header's open scope (Rocq), e.g. ``R_scope``."""
-    big_numbers: tuple[str, ...] = ()
-    """Numerals >= 5000 in the statement: Rocq prints them in ``nat`` as ``of_num_uint`` terms."""
-    inductives: tuple[str, ...] = ()
-    """``Inductive`` types the header declares (induction candidates, ``induction.py``)."""
-    fixpoints: tuple = ()
-    """The header's ``Fixpoint``s with their recursion depth (``induction.Fixpoint``)."""
-
-    @classmethod
-    def of(cls, header: str, statement: str, language: str) -> ProblemContext:
-        if language == "lean":
-            defs = tuple(re.findall(r"^\s*(?:noncomputable\s+)?def\s+([A-Za-z_][\w'.]*)", header, re.MULTILINE))
-            return cls(local_defs=defs)
-        defs = tuple(re.findall(r"^\s*(?:Definition|Fixpoint|Let)\s+([A-Za-z_][\w']*)", header, re.MULTILINE))
-        big = tuple(sorted({n for n in re.findall(r"(?<![\w.])(\d{4,})(?![\w.])", statement) if int(n) >= 5000}))
-        from .induction import header_fixpoints, header_inductives
-
-        return cls(
-            local_defs=defs, scope=open_scope(header), big_numbers=big, inductives=header_inductives(header), fixpoints=header_fixpoints(header)
-        )
-
-
-@dataclass(frozen=True)
-class TacticTable:
-    """What the search needs from a language: how to wrap a tactic, what to try on a goal."""
-
-    language: str
-    imports: str
-    """Sentences the session header and the proof need (Rocq); empty for Lean."""
-    intro: tuple[str, ...]
-    """Tactics tried once on the root goal before the search (first one that succeeds)."""
-
-    def wrap(self, tactic: str, timeout: float) -> str:
-        if self.language == "rocq":
-            return rocq_wrap(tactic, timeout)
-        return tactic
-
-    def open_code(self, statement_code: str) -> str:
-        """The command that opens ``statement_code`` for tactic mode: Rocq states the theorem
-        (coqtop enters proof mode); Lean needs a ``sorry`` body whose hole gives the proof state."""
-        if self.language == "rocq":
-            return statement_code.strip()
-        return lean_statement(statement_code) + " := by\n  sorry"
-
-    def block(self, cand: Candidate) -> str:
-        """What is sent to the session for ``cand``: its prelude, then the wrapped tactic."""
-        body = self.wrap(cand.tactic, cand.timeout)
-        return f"{cand.prelude}\n{body}" if cand.prelude else body
-
-    def proof_line(self, cand: Candidate) -> str:
-        """How ``cand`` appears in the final proof script (no timeout wrapper)."""
-        line = cand.tactic + "." if self.language == "rocq" else cand.tactic
-        return f"{cand.prelude} {line}" if cand.prelude else line
-
-    def candidates(
-        self, goal_text: str, depth: int, *, others: int = 0, ctx: ProblemContext = ProblemContext()
-    ) -> tuple[list[Candidate], list[Candidate]]:
-        """(closers, steps) for the focused goal ``goal_text`` at search depth ``depth``."""
-        g = parse_goal(goal_text, self.language, others)
-        if self.language == "rocq":
-            d = rocq_domain(g, ctx.scope)
-            from .families import early_closers, late_closers  # the families kept in their own modules
-
-            closers = early_closers(g, d, ctx, depth) + _rocq_closers(g, d, depth) + late_closers(g, d, ctx, depth)
-            return closers, _rocq_steps(g, d, ctx)
-        from .tactics_lean import lean_candidates
-
-        return lean_candidates(g)
-
-
-ROCQ = TacticTable(language="rocq", imports=ROCQ_IMPORTS, intro=("intros",))
-LEAN = TacticTable(language="lean", imports="", intro=("intros",))
-
-
-def get_table(language: str) -> TacticTable:
-    if language == "rocq":
-        return ROCQ
-    if language == "lean":
-        return LEAN
-    raise ValueError(f"no tactic table for language {language!r} (expected 'rocq' or 'lean')")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from .tactics import _NAME, Candidate, GoalInfo, equation_numeral_max
+from .goal import _NAME, Candidate, GoalInfo
+from .tactics import equation_numeral_max
 
 
 def lean_candidates(g: GoalInfo) -> tuple[list[Candidate], list[Candidate]]:

@@ -16,7 +16,8 @@ from prover.search.induction import (
     inductive_vars,
 )
 from prover.search.realineq import _relation
-from prover.search.tactics import ROCQ, ProblemContext, parse_goal
+from prover.search.goal import ProblemContext, parse_goal
+from prover.search.table import ROCQ
 
 needs_coq = pytest.mark.skipif(shutil.which("coqtop") is None or shutil.which("coqc") is None, reason="needs coqtop/coqc")
 

@@ -16,7 +16,7 @@ from prover.search.hammer import (
     replay_block,
 )
 from prover.search.search import _render_proof
-from prover.search.tactics import ROCQ
+from prover.search.table import ROCQ
 
 # What libcoq-hammer 1.3.2 printed for a list statement of ours (session info messages joined).
 PRINTED = """Running provers (2 threads)...

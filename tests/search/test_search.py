@@ -19,7 +19,7 @@ from lean_tools.types import (
     TacticOutcome,
 )
 from prover.search import Candidate, SearchBudget, prove_goal, render_file
-from prover.search.tactics import TacticTable
+from prover.search.table import TacticTable
 
 _UNWRAP = re.compile(r"^Timeout \d+ \((?P<tac>.*)\)\.$", re.DOTALL)
 

@@ -2,15 +2,8 @@
 
 import pytest
 
-from prover.search.tactics import (
-    ROCQ,
-    Candidate,
-    ProblemContext,
-    get_table,
-    parse_goal,
-    rocq_domain,
-    rocq_wrap,
-)
+from prover.search.goal import Candidate, ProblemContext, parse_goal, rocq_domain
+from prover.search.table import ROCQ, get_table, rocq_wrap
 
 ROCQ_GOAL = """  x, y : R
   H : x < y
