@@ -40,8 +40,10 @@ episode's ``error`` "crashed: ..."; the rest of the group goes on. A pinned poli
 is gone, or that moved while ``streaming`` is off, makes it "interrupted: ...". A spent agent
 budget is a normal end, named in ``stop_reason``.
 
-Not covered: batching. The episodes of a group run one after another in the calling thread,
-with one sampler call (batch size 1) per turn.
+Batching: the episodes of a group run one after another in the calling thread. A chat model
+factory with a ``prefetch(sampler, problem, n, seed)`` method (the real LM's,
+``rl.lm_agent.LMChatFactory``) samples the whole group's first turns in one batched call, with
+the same per-episode seeds; later turns are one sampler call (batch size 1) each.
 """
 
 from __future__ import annotations
@@ -141,6 +143,9 @@ class PolicyChatModel:
 
     def __init__(self, sampler, problem: Problem, *, version: int | None, seed: int | None, episode: int,
                  latest_version: Callable[[], int], streaming: bool):
+        """One episode's state: the sampler, the problem, the pinned ``version`` (None: latest at the
+        first call), the group ``seed`` and ``episode`` index (per-turn seeds: ``turn_seed``), and how
+        to read the latest version. Subclasses (``rl.lm_agent.LMChatModel``) add their own settings."""
         self.sampler = sampler
         self.problem = problem
         self.pinned = version
@@ -154,14 +159,19 @@ class PolicyChatModel:
         """Tool results of earlier calls, by call id, as seen in the conversation."""
         self.gen_seconds = 0.0
 
-    def chat(self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling=None) -> ChatResponse:
-        if tools and CHECK_TOOL not in {t.name for t in tools}:
-            return error_response(f"the policy can only call {CHECK_TOOL}, which is not offered")
+    def _follow(self, messages: Sequence[ChatMessage]) -> None:
+        """Before a turn: raise ``EpisodeInterrupted`` if the weights moved and streaming is off (else
+        mark the episode streamed), and record the tool results seen so far."""
         if self.pinned is not None and self.latest_version() != self.pinned:
             if not self.streaming:
                 raise EpisodeInterrupted(f"policy moved from {self.pinned} to {self.latest_version()} mid-episode")
             self.streamed = True
         self.tool_results.update({m.tool_call_id: m.content for m in messages if m.role == "tool" and m.tool_call_id})
+
+    def chat(self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling=None) -> ChatResponse:
+        if tools and CHECK_TOOL not in {t.name for t in tools}:
+            return error_response(f"the policy can only call {CHECK_TOOL}, which is not offered")
+        self._follow(messages)
         prompt = render_conversation(self.problem, messages)
         k = len(self.turns) + 1
         t0 = time.perf_counter()
@@ -242,16 +252,30 @@ class AgentEnvironment:
         latest = latest_version or (lambda: self.sampler.version)
         out: list[Episode] = []
         pinned: int | None = None
+        first = self._first_turns(problem, n, seed)
         for i in range(n):
-            ep, pinned = self._episode(problem, i, seed, pinned, latest)
+            extra = {} if first is None else {"first": first[i]}
+            ep, pinned = self._episode(problem, i, seed, pinned, latest, extra)
             out.append(ep)
         return out
 
+    def _first_turns(self, problem: Problem, n: int, seed: int | None) -> list | None:
+        """The group's first-turn samples in one batched sampler call, when the chat model offers
+        ``prefetch`` (every episode's first prompt is the same text); None otherwise or when that
+        call fails (each episode then samples, and records any error, on its own)."""
+        prefetch = getattr(self.chat_model, "prefetch", None)
+        if prefetch is None:
+            return None
+        try:
+            return prefetch(self.sampler, problem, n, seed)
+        except Exception:  # noqa: BLE001 - fall back to per-episode sampling, which records the error
+            return None
+
     def _episode(self, problem: Problem, index: int, seed: int | None, pinned: int | None,
-                 latest: Callable[[], int]) -> tuple[Episode, int | None]:
+                 latest: Callable[[], int], extra: dict | None = None) -> tuple[Episode, int | None]:
         t0 = time.perf_counter()
         llm = self.chat_model(self.sampler, problem, version=pinned, seed=seed, episode=index, latest_version=latest,
-                              streaming=self.streaming)
+                              streaming=self.streaming, **(extra or {}))
         final: Verdict | None = None
         reward = 0.0
         error = None

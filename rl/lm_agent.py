@@ -15,8 +15,8 @@
 3. answers with the text and any ``<tool_call>`` blocks parsed out of it
    (``prover.llm.base.parse_text_tool_calls``). The agent checks a ``check`` call, or a fenced
    proof in plain text, and replies; anything else gets the agent's own "use the tools" note.
-   The compact system line carries one generic format example (``n + 0 = n``, not a
-   curriculum family).
+   The compact system line lists Rocq's standard one-step closing tactics and carries one
+   generic format example (``n + 0 = n``, not a curriculum family).
 
 What is kept for training (``turns``): the rendered prompt, the sampled token ids (EOS
 included when sampled), their sampling log-probabilities, the policy version and the script
@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from prover.llm.base import (
     ChatMessage,
@@ -38,13 +39,19 @@ from prover.llm.base import (
     parse_text_tool_calls,
 )
 
-from .agent_env import CHECK_TOOL, EpisodeInterrupted, SampledTurn, turn_seed
+from .agent_env import CHECK_TOOL, PolicyChatModel, SampledTurn, turn_seed
 from .records import Problem
 from .samplers import Completion
+from .vllm_engine import TextCompletion
 
-COMPACT_SYSTEM = ("You prove Rocq (Coq) theorems. Answer with the proof's tactics in one ```coq block, "
-                  "without Proof. or Qed. For example, for Theorem goal : forall n : nat, n + 0 = n. "
-                  "answer ```coq\nintros n. induction n; simpl; auto.\n```")
+COMPACT_SYSTEM = (
+    "You prove Rocq (Coq) theorems. Reply with only the proof's tactics in one ```coq block, without "
+    "Proof. or Qed. Standard tactics that close a goal in one step: reflexivity (both sides compute to "
+    "the same value), lia (linear arithmetic over nat or Z), ring (equalities in a commutative ring), "
+    "field, tauto (propositional logic), auto, trivial. When the goal starts with forall or ->, begin "
+    "with intros. Example: for Theorem goal : forall n : nat, n + 0 = n. reply\n```coq\nintros n. lia.\n```")
+"""The compact prompt's system line: the reply format and the standard closing tactics, as
+general Rocq knowledge (no curriculum family is named or shown)."""
 _PROOF_QED = re.compile(r"Proof\.(.*?)(?:Qed\.|Defined\.|$)", re.DOTALL)
 
 
@@ -74,27 +81,21 @@ def render_compact(problem: Problem, messages: Sequence[ChatMessage]) -> list[di
     return out
 
 
-class LMChatModel:
-    """One episode's chat model over an ``rl.lm_samplers`` sampler (not thread-safe; see module doc)."""
+class LMChatModel(PolicyChatModel):
+    """One episode's chat model over an ``rl.lm_samplers`` sampler (not thread-safe; see module doc).
+
+    Takes ``PolicyChatModel``'s arguments plus ``prompt`` (style), ``max_prompt_tokens`` and
+    ``first``: a ``PrefetchedTurn`` sampled for this episode by the group's batched call, used
+    for the first turn when its prompt is the one this episode renders (else sampled anew)."""
 
     name = "rl-lm-policy"
 
-    def __init__(self, sampler, problem: Problem, *, version: int | None, seed: int | None, episode: int,
-                 latest_version: Callable[[], int], streaming: bool, prompt: str = "compact",
-                 max_prompt_tokens: int = 1024):
-        self.sampler = sampler
-        self.problem = problem
-        self.pinned = version
-        self.seed = seed
-        self.episode = episode
-        self.latest_version = latest_version
-        self.streaming = streaming
+    def __init__(self, sampler, problem: Problem, *, prompt: str = "compact", max_prompt_tokens: int = 1024,
+                 first: PrefetchedTurn | None = None, **episode):
+        super().__init__(sampler, problem, **episode)
         self.prompt_style = prompt
         self.max_prompt_tokens = max_prompt_tokens
-        self.streamed = False
-        self.turns: list[SampledTurn] = []
-        self.tool_results: dict[str, str] = {}
-        self.gen_seconds = 0.0
+        self.first = first
 
     def _render(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]) -> str:
         policy = self.sampler.policy
@@ -105,21 +106,21 @@ class LMChatModel:
         return policy.render(render_compact(self.problem, messages))
 
     def chat(self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling=None) -> ChatResponse:
-        if self.pinned is not None and self.latest_version() != self.pinned:
-            if not self.streaming:
-                raise EpisodeInterrupted(f"policy moved from {self.pinned} to {self.latest_version()} mid-episode")
-            self.streamed = True
-        self.tool_results.update({m.tool_call_id: m.content for m in messages if m.role == "tool" and m.tool_call_id})
+        self._follow(messages)
         prompt = self._render(messages, tools)
         n_prompt = len(self.sampler.policy.encode(prompt))
         if n_prompt > self.max_prompt_tokens:
             return ChatResponse(error=f"prompt of {n_prompt} tokens exceeds lm.max_prompt_tokens = "
                                 f"{self.max_prompt_tokens}", finish_reason="error")
         k = len(self.turns) + 1
-        t0 = time.perf_counter()
-        version, comp = self.sampler.sample_text(
-            prompt, version=self.pinned, seed=None if self.seed is None else turn_seed(self.seed, self.episode, k))
-        self.gen_seconds += time.perf_counter() - t0
+        if k == 1 and self.first is not None and self.first.prompt == prompt:
+            version, comp = self.first.version, self.first.completion
+            self.gen_seconds += self.first.seconds
+        else:
+            t0 = time.perf_counter()
+            version, comp = self.sampler.sample_text(
+                prompt, version=self.pinned, seed=None if self.seed is None else turn_seed(self.seed, self.episode, k))
+            self.gen_seconds += time.perf_counter() - t0
         self.pinned = version
         text = self.sampler.policy.decode(comp.token_ids)
         clean, calls = parse_text_tool_calls(text)
@@ -133,11 +134,45 @@ class LMChatModel:
                             token_ids=comp.token_ids, logprobs=comp.logprobs)
 
 
-def lm_chat_factory(sampler, cfg) -> Callable[..., LMChatModel]:
+@dataclass(frozen=True)
+class PrefetchedTurn:
+    """A first-turn sample drawn for one episode by the group's batched call."""
+
+    prompt: str
+    version: int
+    completion: TextCompletion
+    seconds: float
+    """This episode's share of the batched call's wall time."""
+
+
+@dataclass(frozen=True)
+class LMChatFactory:
+    """Builds each episode's ``LMChatModel`` (the ``chat_model`` argument of ``AgentEnvironment``)."""
+
+    prompt: str = "compact"
+    max_prompt_tokens: int = 1024
+
+    def __call__(self, sampler, problem: Problem, **episode) -> LMChatModel:
+        return LMChatModel(sampler, problem, prompt=self.prompt, max_prompt_tokens=self.max_prompt_tokens, **episode)
+
+    def prefetch(self, sampler, problem: Problem, n: int, seed: int | None) -> list[PrefetchedTurn] | None:
+        """The ``n`` first turns of a group in one batched call, with the seeds the episodes would
+        use (``turn_seed(seed, i, 1)``). None when the sampler cannot batch (``sample_texts``), when
+        the prompt style depends on the agent's messages (``"agent"``), or when the prompt is too long
+        (each episode then reports that itself)."""
+        batch = getattr(sampler, "sample_texts", None)
+        if batch is None or self.prompt != "compact":
+            return None
+        prompt = sampler.policy.render(render_compact(problem, ()))
+        if len(sampler.policy.encode(prompt)) > self.max_prompt_tokens:
+            return None
+        seeds = [None if seed is None else turn_seed(seed, i, 1) for i in range(n)]
+        t0 = time.perf_counter()
+        version, comps = batch(prompt, seeds)
+        share = (time.perf_counter() - t0) / max(1, n)
+        return [PrefetchedTurn(prompt, version, c, share) for c in comps]
+
+
+def lm_chat_factory(sampler, cfg) -> LMChatFactory:
     """The ``chat_model`` argument of ``AgentEnvironment`` for ``cfg`` (an ``RLConfig``)."""
-
-    def make(sampler_, problem, **kw) -> LMChatModel:
-        return LMChatModel(sampler_, problem, prompt=cfg.model.prompt, max_prompt_tokens=cfg.model.max_prompt_tokens,
-                           **kw)
-
-    return make
+    return LMChatFactory(prompt=cfg.model.prompt, max_prompt_tokens=cfg.model.max_prompt_tokens)

@@ -6,7 +6,8 @@ tensors (``LMPolicy.hf_weights``), so the trainer does not know which one runs.
 
 - ``VLLMTextSampler``: the vLLM V1 engine of ``rl.vllm_engine`` (in-process on CPU), weights
   pushed into the running engine after every update. One snapshot: asking for an older
-  version raises ``SnapshotGone`` (the episode is recorded as interrupted).
+  version raises ``SnapshotGone`` (the episode is recorded as interrupted). ``sample_texts``
+  draws one completion per seed of one prompt in a single batched call (a group's first turns).
 - ``HFTextSampler``: transformers ``generate()`` on copies of the model, keeping the last
   ``keep`` versions so streaming episodes can finish on their snapshot. The fallback (and the
   sampler on the H200, which has no vLLM).
@@ -58,6 +59,17 @@ class VLLMTextSampler:
         v, out = self.engine.generate([ids], max_tokens=min(self.max_new_tokens, room), temperature=self.temperature,
                                       seed=seed, stop_token_ids=[self.policy.eos_token_id])
         return v, out[0][0]
+
+    def sample_texts(self, prompt: str, seeds) -> tuple[int, list[TextCompletion]]:
+        """One completion of ``prompt`` per seed, in one batched engine call (latest version)."""
+        ids = self.policy.encode(prompt)
+        room = self.max_model_len - len(ids)
+        if room < 1:
+            raise ValueError(f"prompt of {len(ids)} tokens leaves no room in max_model_len = {self.max_model_len}")
+        v, out = self.engine.generate([ids] * len(seeds), max_tokens=min(self.max_new_tokens, room),
+                                      temperature=self.temperature, seeds=list(seeds),
+                                      stop_token_ids=[self.policy.eos_token_id])
+        return v, [o[0] for o in out]
 
     def close(self) -> None:
         self.engine.close()

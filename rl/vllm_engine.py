@@ -126,14 +126,22 @@ class VLLMEngine:
     # -- sampling ---------------------------------------------------------------------------------
     def generate(self, prompts: Sequence[Sequence[int]], *, max_tokens: int, temperature: float = 1.0,
                  seed: int | None = None, stop_token_ids: Sequence[int] = (), n: int = 1,
-                 allowed_token_ids: Sequence[int] | None = None) -> tuple[int, list[list[TextCompletion]]]:
-        """``n`` completions per prompt (token ids in, token ids out) and the policy version that made them."""
+                 allowed_token_ids: Sequence[int] | None = None, seeds: Sequence[int | None] | None = None,
+                 ) -> tuple[int, list[list[TextCompletion]]]:
+        """``n`` completions per prompt (token ids in, token ids out) and the policy version that made
+        them, in one batched engine call. ``seeds``: one seed per prompt (overrides ``seed``)."""
         import vllm
 
-        sp = vllm.SamplingParams(n=n, temperature=temperature, max_tokens=max_tokens, logprobs=0, seed=seed,
-                                 stop_token_ids=list(stop_token_ids) or None,
-                                 allowed_token_ids=list(allowed_token_ids) if allowed_token_ids else None,
-                                 detokenize=False)
+        if seeds is not None and len(seeds) != len(prompts):
+            raise ValueError(f"{len(seeds)} seeds for {len(prompts)} prompts")
+
+        def params(s: int | None):
+            return vllm.SamplingParams(n=n, temperature=temperature, max_tokens=max_tokens, logprobs=0, seed=s,
+                                       stop_token_ids=list(stop_token_ids) or None,
+                                       allowed_token_ids=list(allowed_token_ids) if allowed_token_ids else None,
+                                       detokenize=False)
+
+        sp = params(seed) if seeds is None else [params(s) for s in seeds]
         with self._lock:
             outs = self.llm.generate([{"prompt_token_ids": list(p)} for p in prompts], sp, use_tqdm=False)
             version = self._version

@@ -3,6 +3,8 @@ prompt, and the H200 demo's report (no model, no proof assistant)."""
 
 from __future__ import annotations
 
+import pytest
+
 from prover.llm.base import ChatMessage, parse_text_tool_calls
 from rl.curriculum import generate
 from rl.h200.demo import report
@@ -40,3 +42,53 @@ def test_demo_report_names_pass_at_1_split_and_ratio():
                          "async": {"steps": 2, "seconds_per_step": 5.0}}}
     text = report(summary, 42.0, "cpu")
     assert "before 0.100 -> after 0.250" in text and "2.00x" in text and "checker 30%" in text
+
+
+def test_group_first_turns_are_sampled_in_one_batch_with_the_episodes_own_seeds(tmp_path):
+    """``LMChatFactory.prefetch`` draws a group's first turns in one ``sample_texts`` call; the
+    episodes then hold exactly the tokens they would have sampled one by one (same seeds)."""
+    transformers = pytest.importorskip("transformers")
+    from lm_helpers import tiny_llama, word_tokenizer
+    from rl_helpers import RuleVerifier
+
+    from rl.agent_env import AgentEnvironment
+    from rl.config import EnvConfig
+    from rl.lm import LMPolicy, LoraSettings
+    from rl.lm_agent import LMChatFactory
+    from rl.lm_samplers import HFTextSampler
+
+    calls = {"one": 0, "batch": 0}
+
+    class CountingSampler(HFTextSampler):
+        """The transformers sampler plus a ``sample_texts`` that loops over seeds; counts calls."""
+
+        def sample_text(self, prompt, version=None, seed=None):
+            calls["one"] += 1
+            return super().sample_text(prompt, version, seed)
+
+        def sample_texts(self, prompt, seeds):
+            calls["batch"] += 1
+            outs = [HFTextSampler.sample_text(self, prompt, seed=s) for s in seeds]
+            return outs[0][0], [c for _, c in outs]
+
+    folder = tiny_llama(tmp_path / "m")
+    policy = LMPolicy(transformers.AutoModelForCausalLM.from_pretrained(folder), word_tokenizer(), folder=folder,
+                      lora=LoraSettings())
+    sampler = CountingSampler(policy, max_new_tokens=5, temperature=1.0, seed=0)
+    sampler.push(dict(policy.hf_weights()), 0)
+    problem = generate(("taut",), 1, 2, 1, seed=0)[0][0]
+    factory = LMChatFactory(prompt="compact", max_prompt_tokens=4096)
+    runs = {}
+    for name, chat_model in (("batched", factory), ("one_by_one", lambda s, p, **kw: factory(s, p, **kw))):
+        env = AgentEnvironment(RuleVerifier(), sampler, EnvConfig(loop="agent", max_turns=1),
+                               chat_model=chat_model)
+        try:
+            runs[name] = env.run_group(problem, 3, seed=7)
+        finally:
+            env.close()
+    assert calls == {"one": 3, "batch": 1}  # one-by-one: 3 calls; batched: 1 call, no single ones
+    for a, b in zip(runs["batched"], runs["one_by_one"]):
+        assert a.error is None and b.error is None
+        assert [t.actions for t in a.turns] == [t.actions for t in b.turns]
+        assert [t.logprobs for t in a.turns] == [t.logprobs for t in b.turns]
+    assert len({runs["batched"][i].turns[0].actions for i in range(3)}) > 1  # distinct seeds, distinct samples
