@@ -327,7 +327,11 @@ class _Loop:
         structured = self.structured
         fmt = response_format(self.s.reasoning_chars, self.s.max_flags) if structured else None
         (resp,) = self._call(msgs, n=1, temperature=self.s.verify_temperature, stage="informal_verify", response_format=fmt)
-        if structured and not resp.ok and _refuses_format(resp.error or ""):
+        if structured and resp.format_dropped:  # the client asked again without it and says so (llm_fallback)
+            with self._lock:
+                self.structured = False
+            structured = False
+        elif structured and not resp.ok and _refuses_format(resp.error or ""):
             with self._lock:
                 self.structured = False
             self._emit("llm_fallback", stage="informal_verify", reason=f"structured output refused: {(resp.error or '')[:200]}")

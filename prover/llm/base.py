@@ -102,8 +102,13 @@ class ChatResponse(Record):
     requested (``SamplingConfig.logprobs``) and the backend gives them; aligned with
     ``token_ids`` when both are set."""
     fallback: str | None = None
-    """Set on the one response where the client switched from native tool calls to text
-    tools (the server refused ``tools``): why. The caller traces it as ``llm_fallback``."""
+    """Set on the one response where the client switched to another form for good (the
+    server refused ``tools``: text tools; or refused ``response_format``: sent without it):
+    why. The caller traces it as ``llm_fallback``."""
+    format_dropped: bool = False
+    """True when the request asked for a ``response_format`` that was not applied (the server
+    refused it, now or earlier: the client remembers and no longer sends it). The text is then
+    free-form; a caller that wanted structured output should stop asking for it."""
 
     @property
     def ok(self) -> bool:

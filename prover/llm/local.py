@@ -36,6 +36,7 @@ import os
 import threading
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +130,17 @@ def trim_oldest(messages: Sequence[ChatMessage]) -> list[ChatMessage] | None:
     return msgs[:i] + msgs[j:]
 
 
+@dataclass(frozen=True)
+class _Start:
+    """A generation ready to run: prompt ids, the new-token cap the window leaves, seconds
+    left before the request deadline (None without one), and when the call began."""
+
+    ids: list[int]
+    max_new: int
+    left: float | None
+    t0: float
+
+
 class _Local:
     """What both in-process backends share: template choice, rendering, fitting the window."""
 
@@ -151,6 +163,18 @@ class _Local:
 
     def encode(self, text: str) -> list[int]:
         return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    def start(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], max_tokens: int) -> _Start | ChatResponse:
+        """The preamble of every generation: the deadline's time left (an error response when
+        it has passed), then the prompt fitted to the window (an error response when it cannot)."""
+        t0 = time.monotonic()
+        left = seconds_left(current_deadline())
+        if left is not None and left <= 0:
+            return error_response("no time left in the budget for a model call")
+        prepared = self.prepare(messages, tools, max_tokens)
+        if isinstance(prepared, str):
+            return error_response(prepared)
+        return _Start(ids=prepared[0], max_new=prepared[1], left=left, t0=t0)
 
     def prepare(
         self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], max_tokens: int
@@ -227,14 +251,10 @@ class TransformersChat(_Local):
         self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling: SamplingConfig | None = None
     ) -> ChatResponse:
         s = sampling or self.sampling
-        t0 = time.monotonic()
-        left = seconds_left(current_deadline())
-        if left is not None and left <= 0:
-            return error_response("no time left in the budget for a model call")
-        prepared = self.prepare(messages, tools, s.max_tokens)
-        if isinstance(prepared, str):
-            return error_response(prepared)
-        ids, max_new = prepared
+        req = self.start(messages, tools, s.max_tokens)
+        if isinstance(req, ChatResponse):
+            return req
+        ids, max_new, left, t0 = req.ids, req.max_new, req.left, req.t0
         torch = self._torch
         eos = self.tokenizer.eos_token_id
         try:
@@ -332,14 +352,10 @@ class VLLMChat(_Local):
         self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling: SamplingConfig | None = None
     ) -> ChatResponse:
         s = sampling or self.sampling
-        t0 = time.monotonic()
-        left = seconds_left(current_deadline())
-        if left is not None and left <= 0:
-            return error_response("no time left in the budget for a model call")
-        prepared = self.prepare(messages, tools, s.max_tokens)
-        if isinstance(prepared, str):
-            return error_response(prepared)
-        ids, max_new = prepared
+        req = self.start(messages, tools, s.max_tokens)
+        if isinstance(req, ChatResponse):
+            return req
+        ids, max_new, left, t0 = req.ids, req.max_new, req.left, req.t0
         if left is not None and self._rate is not None:  # what the measured rate can make in the time left
             max_new = max(1, min(max_new, int(left * self._rate * 0.9)))
         params = self._vllm.SamplingParams(

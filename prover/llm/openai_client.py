@@ -19,6 +19,10 @@ What the client does around the SDK (its own retries are off; this loop owns the
   it too. Prompts are measured with a characters-per-token ratio calibrated on the server's
   reported ``prompt_tokens``; the oldest turns after the first user message are dropped
   until the prompt fits, and ``max_tokens`` is sized to what the context leaves.
+- **Structured output.** A server that refuses ``response_format`` (HTTP 400 naming it) is
+  asked again without it, and the client remembers: later requests go without it. The
+  response that saw the refusal carries ``fallback`` (traced once as ``llm_fallback``), and
+  every response whose ``response_format`` was not applied has ``format_dropped`` set.
 - **Tools.** ``tools`` are sent with ``tool_choice: "auto"``. A server without tool parsing
   answers 400 (vLLM: '"auto" tool choice requires --enable-auto-tool-choice ...'); the
   client then switches to text tools (described in the system prompt, calls read from
@@ -101,6 +105,8 @@ class OpenAIChat:
         self.native_tools = config.native_tools
         """False once the server refused ``tools`` (or when configured so)."""
         self._fallback_reason: str | None = None
+        self.response_format_ok = True
+        """False once the server refused ``response_format``: it is no longer sent."""
         self.context_len: int | None = config.max_model_len
         self._probed = False
         self.chars_per_token = 3.0
@@ -277,6 +283,9 @@ class OpenAIChat:
         deadline = current_deadline()
         self._probe_context(deadline)
         fallback: str | None = None
+        format_dropped = False
+        if response_format is not None and not self.response_format_ok:
+            response_format, format_dropped = None, True
         learned_ctx = False
         recalibrated = False
         attempts = 0
@@ -351,7 +360,12 @@ class OpenAIChat:
                         attempts -= 1  # the same request again, in another form
                         continue
                     if status == 400 and response_format is not None and _FORMAT_REFUSED.search(detail):
-                        response_format = None
+                        response_format, format_dropped = None, True
+                        with self._lock:
+                            first = self.response_format_ok
+                            self.response_format_ok = False
+                        if first and fallback is None:
+                            fallback = f"server refused response_format ({detail[:200]}); sent without it from now on"
                         attempts -= 1
                         continue
                     if status == 400 and n > 1 and _N_REFUSED.search(detail):
@@ -374,6 +388,8 @@ class OpenAIChat:
                 last_error = f"malformed response: {type(e).__name__}: {str(e)[:200]}"
             else:
                 responses = self._parse(completion, choices, tools, native, time.monotonic() - t0, attempts, prompt_chars, req_s)
+                if format_dropped:
+                    responses = tuple(r.model_copy(update={"format_dropped": True}) for r in responses)
                 if fallback is not None:
                     responses = (responses[0].model_copy(update={"fallback": fallback}),) + responses[1:]
                 return responses

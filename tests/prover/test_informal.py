@@ -285,6 +285,32 @@ def test_one_request_with_n_and_structured_output_fallback():
     assert out.selected.score == 0.9
 
 
+def test_structured_output_refused_by_a_real_client_costs_one_request():
+    """Through the OpenAI client against a strict vLLM stand-in that refuses ``response_format``:
+    the client asks again without it and flags the response; the loop traces one
+    ``llm_fallback``, parses the judgements as free text and stops asking for the format."""
+    from vllm_standin import Reply, VLLMStandIn
+
+    from prover.llm.openai_client import OpenAIChat
+
+    def script(body):
+        if "response_format" in body:
+            return Reply(status=400, error="response_format json_schema is not supported by this server")
+        if "meticulous grader" in body["messages"][-1]["content"]:
+            return Reply(judgement(0.9))
+        return Reply("A proof.")
+
+    config = cfg(informal__n=2, informal__revision_rounds=0, informal__parallel=1)
+    with VLLMStandIn(script) as s:
+        llm = OpenAIChat(config.model.model_copy(update={"model": s.model, "endpoint": s.url, "timeout_s": 10.0}), config.sampling)
+        out, tr, _ = run(llm, config)
+    assert len(s.rejected) == 1 and sum("response_format" in b for b in s.requests) == 1
+    assert len(tr.of_kind("llm_fallback")) == 1
+    judged = tr.of_kind("informal_judgement")
+    assert len(judged) == 2 and all(e.data["record"]["structured"] is False for e in judged)
+    assert out.selected.score == 0.9
+
+
 def test_user_proof_is_graded_not_rewritten():
     def script(messages, tools):
         assert kind_of(messages) == "verify" and "Add 1 to both sides" in proof_in(messages)

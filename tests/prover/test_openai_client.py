@@ -222,6 +222,28 @@ def test_chat_many_drops_a_refused_response_format():
     assert [r.text for r in out] == ["plain", "plain"] and "response_format" not in s.requests[-1]
 
 
+def test_a_refused_response_format_is_remembered_and_said_once():
+    """The refusal costs one rejected request per client, not one per call; the response that
+    saw it carries ``fallback`` and every response sent without the format says so."""
+
+    def script(body):
+        if "response_format" in body:
+            return Reply(status=400, error="response_format json_schema is not supported by this server")
+        return Reply("plain")
+
+    schema = {"type": "json_schema", "json_schema": {"name": "j", "schema": {"type": "object"}}}
+    with VLLMStandIn(script) as s:
+        c = client(s)
+        first = c.chat_many(ASK, n=1, response_format=schema)[0]
+        later = c.chat_many(ASK, n=1, response_format=schema)[0]
+        plain = c.chat_many(ASK, n=1)[0]
+    assert len(s.rejected) == 1 and not c.response_format_ok
+    assert first.ok and first.format_dropped and first.fallback and "response_format" in first.fallback
+    assert later.ok and later.format_dropped and later.fallback is None
+    assert plain.ok and not plain.format_dropped and plain.fallback is None
+    assert all("response_format" not in b for b in s.requests[1:])
+
+
 def test_logprobs_and_token_ids():
     with VLLMStandIn([Reply("abcdefg")]) as s:
         c = client(s)
