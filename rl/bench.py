@@ -10,7 +10,8 @@ results databases and reports:
   With the defaults (all six families, difficulty 1-3, seed 0) the first N held-out problems
   are the first N of a default run's held-out set.
 - ``rl.bench:policy_attempt`` is an ``AttemptFn`` (``(BenchProblem, AttemptRequest) ->
-  AttemptResult``) that proves with a policy trained by ``prover-train``.
+  AttemptResult``) that proves with a policy trained by ``prover-train``; ``rl.bench:lm_attempt``
+  is the same for a real-LM run (``model.type = "lm"``, sampled by vLLM; see its docstring).
 
 ``policy_attempt`` contract:
 - Policy: ``PROVER_RL_CHECKPOINT`` names a run directory or its ``checkpoint/state.pt``; the
@@ -84,7 +85,7 @@ def export(out: str | Path, *, split: str = "heldout", n: int = 30, seed: int = 
 
 
 # -- policy ----------------------------------------------------------------------------------
-_POLICIES: dict[tuple[str, str, float | None], object] = {}
+_POLICIES: dict[tuple, object] = {}
 _SESSIONS: dict[str, object] = {}
 
 
@@ -181,41 +182,37 @@ def _round_seed(seed: int, rnd: int) -> int:
     return (seed * 1_000_003 + rnd * 7919 + 17) % (2**62)
 
 
-def policy_attempt(problem, request):
-    """``AttemptFn``: sample and check policy proofs within ``request.timeout_s`` (see module docstring)."""
-    from benchmarks.problem import AttemptResult
-    from lean_tools.soundness import verify
+def _parse_bench(problem):
+    """(source, curriculum-style Problem) of a benchmark problem, for the policy's prompt."""
     from lean_tools.source import parse_source
 
-    from .env import render_prompt
-    from .policy import script_of
     from .records import Problem
-    from .verifier import static_screen
 
-    t0 = time.monotonic()
-    deadline = t0 + request.timeout_s
-    if problem.language != "rocq":
-        return AttemptResult(outcome="failed", reason="rl policy proves Rocq problems only",
-                             wall_s=time.monotonic() - t0)
-    ref = os.environ.get(ENV_CHECKPOINT)
-    if not ref:
-        raise PolicyLoadError(f"set {ENV_CHECKPOINT} to a prover-train run directory or its checkpoint/state.pt")
-    sampler = load_policy(ref, os.environ.get(ENV_POLICY, "trained"), temperature_from_env())
-    batch = max(1, int(os.environ.get(ENV_BATCH, "8")))
     src = parse_source(problem.text, "rocq", theorem=problem.theorem)
     rp = Problem(id=problem.id, family="bench", difficulty=0, split="bench", header=src.header.strip(),
                  name=src.theorem_name, statement=src.statement, witness="")
-    prompt = render_prompt(rp, [])
+    return src, rp
 
+
+def _search(problem, request, src, draw, t0: float):
+    """Draw candidate scripts round by round (``draw(round) -> (scripts, tokens)``) and check each
+    new distinct one (static screen, warm prescreen, full verdict) until one is accepted, the
+    budget is spent or ``STALL_ROUNDS`` rounds bring nothing new (module docstring)."""
+    from benchmarks.problem import AttemptResult
+    from lean_tools.soundness import verify
+
+    from .verifier import static_screen
+
+    deadline = t0 + request.timeout_s
     tokens, cpu, rnd, stall = 0, 0.0, 0, 0
     seen: set[str] = set()
     n_static = n_pre = n_full = 0
     last = ""
     while time.monotonic() < deadline:
-        _, comps = sampler.sample([prompt] * batch, seed=_round_seed(request.seed, rnd))
+        scripts, used_tokens = draw(rnd)
         rnd += 1
-        tokens += sum(len(c.logprobs) for c in comps)
-        new = [s for s in dict.fromkeys(script_of(c.actions) for c in comps) if s not in seen]
+        tokens += used_tokens
+        new = [s for s in dict.fromkeys(scripts) if s not in seen]
         stall = 0 if new else stall + 1
         if stall >= STALL_ROUNDS:
             last = f"policy exhausted: no new script in {STALL_ROUNDS} rounds; " + last
@@ -224,7 +221,7 @@ def policy_attempt(problem, request):
             if time.monotonic() >= deadline:
                 break
             seen.add(script)
-            why = static_screen(script)
+            why = static_screen(script) if script else "empty script"
             if why:
                 n_static += 1
                 last = why
@@ -249,6 +246,109 @@ def policy_attempt(problem, request):
               f"({n_static} static, {n_pre} prescreen, {n_full} full-verdict rejections); last: {last}")
     return AttemptResult(outcome="failed", reason=reason[:2000], tokens=tokens, checker_cpu_s=cpu,
                          wall_s=time.monotonic() - t0)
+
+
+def _checkpoint_ref() -> str:
+    ref = os.environ.get(ENV_CHECKPOINT)
+    if not ref:
+        raise PolicyLoadError(f"set {ENV_CHECKPOINT} to a prover-train run directory or its checkpoint/state.pt")
+    return ref
+
+
+def policy_attempt(problem, request):
+    """``AttemptFn``: sample and check policy proofs within ``request.timeout_s`` (see module docstring)."""
+    from benchmarks.problem import AttemptResult
+
+    from .env import render_prompt
+    from .policy import script_of
+
+    t0 = time.monotonic()
+    if problem.language != "rocq":
+        return AttemptResult(outcome="failed", reason="rl policy proves Rocq problems only",
+                             wall_s=time.monotonic() - t0)
+    sampler = load_policy(_checkpoint_ref(), os.environ.get(ENV_POLICY, "trained"), temperature_from_env())
+    batch = max(1, int(os.environ.get(ENV_BATCH, "8")))
+    src, rp = _parse_bench(problem)
+    prompt = render_prompt(rp, [])
+
+    def draw(rnd: int):
+        _, comps = sampler.sample([prompt] * batch, seed=_round_seed(request.seed, rnd))
+        return [script_of(c.actions) for c in comps], sum(len(c.logprobs) for c in comps)
+
+    return _search(problem, request, src, draw, t0)
+
+
+# -- a real LM policy (model.type = "lm") ---------------------------------------------------------
+def load_lm_policy(ref: str, mode: str = "trained", temperature: float | None = None):
+    """A ``VLLMTextSampler`` over an LM run's policy (base weights plus the checkpoint's, LoRA
+    merged), sampling at ``temperature`` (default: the run's); ``mode="init"`` keeps the
+    pretrained weights (the run's step 0: LoRA starts as a zero delta). Cached per process."""
+    key = ("lm", str(ref), mode, temperature)
+    if key in _POLICIES:
+        return _POLICIES[key]
+    if mode not in ("trained", "init"):
+        raise PolicyLoadError(f"{ENV_POLICY} must be 'trained' or 'init', not {mode!r}")
+    import torch
+
+    from .config import from_dict
+    from .lm import LMPolicy, LoraSettings
+    from .lm_samplers import VLLMTextSampler
+
+    run, ckpt = _run_dir(ref)
+    if not (run / "config.json").is_file():
+        raise PolicyLoadError(f"no config.json in {run}")
+    cfg = from_dict(json.loads((run / "config.json").read_text()))
+    if cfg.model.type != "lm":
+        raise PolicyLoadError(f"{run} trained model.type = {cfg.model.type!r}; use rl.bench:policy_attempt")
+    mc, sc = cfg.model, cfg.sampler
+    policy = LMPolicy.load(mc.path or "smollm2", lora=LoraSettings(rank=mc.lora_rank, alpha=mc.lora_alpha,
+                                                                  targets=tuple(mc.lora_targets)),
+                           dtype=getattr(torch, mc.dtype))
+    if mode == "trained":
+        if not ckpt.is_file():
+            raise PolicyLoadError(f"no checkpoint at {ckpt}")
+        policy.load_state_dict(torch.load(ckpt, map_location="cpu", weights_only=False)["model"])
+    policy.eval()
+    sampler = VLLMTextSampler(policy, max_new_tokens=sc.max_new_tokens,
+                              temperature=sc.temperature if temperature is None else temperature,
+                              seed=cfg.trainer.seed, max_model_len=sc.vllm_max_model_len,
+                              kv_cache_gib=sc.vllm_kv_cache_gib)
+    sampler.push(dict(policy.hf_weights()), 0)
+    for old in [k for k in _POLICIES if k[0] == "lm"]:  # one engine per process: a second would not fit
+        _POLICIES.pop(old).close()  # type: ignore[attr-defined]
+    _POLICIES[key] = sampler
+    return sampler
+
+
+def lm_attempt(problem, request):
+    """``AttemptFn`` for a real-LM run (``model.type = "lm"``): like ``policy_attempt``, each round
+    samples ``PROVER_RL_BATCH`` (default 4) replies to the run's compact prompt in one vLLM call
+    (seeded by attempt seed and round); a reply's script is what ``rl.lm_agent.proof_of`` reads
+    (its ``check`` call, else its fenced block). Single-turn: no checker feedback between rounds."""
+    from benchmarks.problem import AttemptResult
+    from prover.llm.base import parse_text_tool_calls
+
+    from .lm_agent import proof_of, render_compact
+
+    t0 = time.monotonic()
+    if problem.language != "rocq":
+        return AttemptResult(outcome="failed", reason="rl policy proves Rocq problems only",
+                             wall_s=time.monotonic() - t0)
+    sampler = load_lm_policy(_checkpoint_ref(), os.environ.get(ENV_POLICY, "trained"), temperature_from_env())
+    batch = max(1, int(os.environ.get(ENV_BATCH, "4")))
+    src, rp = _parse_bench(problem)
+    prompt = sampler.policy.render(render_compact(rp, ()))
+
+    def draw(rnd: int):
+        seeds = [_round_seed(request.seed, rnd) * 31 + i for i in range(batch)]
+        _, comps = sampler.sample_texts(prompt, seeds)
+        scripts = []
+        for c in comps:
+            text = sampler.policy.decode(c.token_ids)
+            scripts.append(proof_of(text, parse_text_tool_calls(text)[1]))
+        return scripts, sum(len(c.token_ids) for c in comps)
+
+    return _search(problem, request, src, draw, t0)
 
 
 # -- CLI -------------------------------------------------------------------------------------

@@ -82,6 +82,14 @@ def test_policy_init_and_trained_load_and_are_cached(tiny_run):
         bench.load_policy(str(tiny_run), "best")
 
 
+def test_lm_attempt_refuses_a_run_that_is_not_a_language_model(tiny_run, two_problems, monkeypatch):
+    with pytest.raises(bench.PolicyLoadError, match="policy_attempt"):
+        bench.load_lm_policy(str(tiny_run))
+    monkeypatch.setenv(bench.ENV_CHECKPOINT, str(tiny_run))
+    res = safe_attempt(bench.lm_attempt, two_problems[0], AttemptRequest(timeout_s=5.0, seed=0))
+    assert res.outcome == "error" and "model.type" in res.reason
+
+
 def test_never_accepts_without_the_verdict(tiny_run, two_problems, monkeypatch):
     """Every script passes the (stubbed) prescreen; a verdict that rejects all means no proof."""
     from lean_tools import soundness
