@@ -23,6 +23,9 @@ What the client does around the SDK (its own retries are off; this loop owns the
   asked again without it, and the client remembers: later requests go without it. The
   response that saw the refusal carries ``fallback`` (traced once as ``llm_fallback``), and
   every response whose ``response_format`` was not applied has ``format_dropped`` set.
+- **A model the server does not serve** (absent from ``/v1/models``, or a 404 naming it) is
+  an error value at once, ``"model not served: ..."`` listing what the server has; nothing
+  more is sent.
 - **Tools.** ``tools`` are sent with ``tool_choice: "auto"``. A server without tool parsing
   answers 400 (vLLM: '"auto" tool choice requires --enable-auto-tool-choice ...'); the
   client then switches to text tools (described in the system prompt, calls read from
@@ -77,6 +80,7 @@ _TOOLS_REFUSED = re.compile(r"tool.choice|tool-call-parser|enable-auto-tool-choi
 _PROMPT_TOKENS = re.compile(r"prompt contains (?:at least )?(\d+) input tokens")
 _FORMAT_REFUSED = re.compile(r"response_format|json_schema|structured output|guided", re.IGNORECASE)
 _N_REFUSED = re.compile(r"\bn\b\s*(?:must|should|>|=|is not|only)|only n\s*=\s*1|`n`|'n'", re.IGNORECASE)
+_NOT_FOUND = re.compile(r"model\b.*(?:does not exist|not found)", re.IGNORECASE)
 _OMITTED = "[earlier turns of this conversation were omitted to fit the model's context]"
 
 
@@ -109,6 +113,9 @@ class OpenAIChat:
         """False once the server refused ``response_format``: it is no longer sent."""
         self.context_len: int | None = config.max_model_len
         self._probed = False
+        self.missing_model: str | None = None
+        """Set when the server says it does not serve ``config.model`` (``/v1/models`` or a 404
+        naming the model): every later request fails at once with this error, unsent."""
         self.chars_per_token = 3.0
         """Prompt characters per token; starts low (over-estimates tokens), calibrated on usage."""
         self.tokens_per_s: float | None = config.initial_tokens_per_s
@@ -148,12 +155,21 @@ class OpenAIChat:
             cards = list(listing.data)
         except Exception:  # noqa: BLE001 - the probe is best effort; the chat call reports failures
             return
+        ids = [str(getattr(c, "id", "")) for c in cards]
+        if ids and self.config.model and self.config.model not in ids:
+            self._not_served(ids)
+            return
         card = next((c for c in cards if getattr(c, "id", None) == self.config.model), cards[0] if cards else None)
         extra = getattr(card, "model_extra", None) or {}
         n = extra.get("max_model_len")
         if isinstance(n, int) and n > 0:
             with self._lock:
                 self.context_len = n
+
+    def _not_served(self, served: Sequence[str] | None) -> None:
+        listing = f" (it serves: {', '.join(served)})" if served else ""
+        with self._lock:
+            self.missing_model = f"model not served: {self.config.model!r} is not a model of {self.config.endpoint}{listing}"
 
     def _learn_context(self, message: str) -> bool:
         """Take the context length from a 400 that names it; True when it changed."""
@@ -282,6 +298,8 @@ class OpenAIChat:
         t0 = time.monotonic()
         deadline = current_deadline()
         self._probe_context(deadline)
+        if self.missing_model is not None:
+            return (error_response(self.missing_model, latency_s=time.monotonic() - t0),)
         fallback: str | None = None
         format_dropped = False
         if response_format is not None and not self.response_format_ok:
@@ -372,6 +390,9 @@ class OpenAIChat:
                         n = 1  # chat_many asks again for the missing samples
                         attempts -= 1
                         continue
+                    if status == 404 and _NOT_FOUND.search(detail):
+                        self._not_served(None)
+                        return (error_response(f"{self.missing_model}: {detail[:200]}", latency_s=time.monotonic() - t0, attempts=attempts),)
                     if status == 400 and not learned_ctx and self._learn_context(detail):
                         learned_ctx = True
                         continue

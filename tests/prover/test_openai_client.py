@@ -296,3 +296,26 @@ def test_endpoint_health_counts_requests_not_samples_nor_unsent_calls():
     assert b.llm_errors_in_row == 1
     b.charge_llm(5, 5)
     assert b.llm_errors_in_row == 0
+
+
+def test_a_model_the_server_does_not_serve_is_one_clear_error():
+    """A wrong model name: ``/v1/models`` lists what the server has; the client says so and
+    sends no chat request (the name is also caught from a 404 when the listing is unreadable)."""
+    with VLLMStandIn([Reply("never sent")]) as s:
+        cfg = ModelConfig(type="openai", model="nosuchmodel", endpoint=s.url, timeout_s=10.0)
+        c = OpenAIChat(cfg, SamplingConfig(max_tokens=16))
+        r1 = c.chat(ASK)
+        r2 = c.chat(ASK)
+    assert not r1.ok and r1.error.startswith("model not served") and "'nosuchmodel'" in r1.error and "smollm2" in r1.error
+    assert r2.error == r1.error and not s.requests
+
+
+def test_a_404_naming_the_model_is_remembered():
+    with VLLMStandIn([Reply("never sent")], model="smollm2") as s:
+        cfg = ModelConfig(type="openai", model="other", endpoint=s.url, timeout_s=10.0, max_retries=2)
+        c = OpenAIChat(cfg, SamplingConfig(max_tokens=16))
+        c._probed = True  # as when /v1/models could not be read
+        r1 = c.chat(ASK)
+        r2 = c.chat(ASK)
+    assert r1.error.startswith("model not served") and "does not exist" in r1.error
+    assert r2.error.startswith("model not served") and len(s.requests) == 1
