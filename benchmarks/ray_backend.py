@@ -15,14 +15,13 @@ import os
 import time
 from collections import deque
 
+from .attempt_fn import RunError, resolve_attempt_fn, safe_attempt
 from .db import ResultsDB, current_owner
 from .problem import AttemptRequest, AttemptResult, BenchProblem
 
 
 def import_ray():
     """Import ray or raise ``RunError`` with the install hint."""
-    from .runner import RunError
-
     try:
         import ray
     except ImportError:
@@ -31,16 +30,13 @@ def import_ray():
 
 
 def _remote_attempt(fn_ref, problem_json: str, request_json: str) -> str:
-    from .runner import resolve_attempt_fn, safe_attempt
-
     fn = resolve_attempt_fn(fn_ref)
     res = safe_attempt(fn, BenchProblem.model_validate_json(problem_json), AttemptRequest.model_validate_json(request_json))
     return res.model_dump_json()
 
 
 def run_on_ray(todo, db: ResultsDB, spec, *, workers: int, attempt_fn, record, limit: float) -> None:
-    from .runner import _request
-
+    """``spec`` is the run's ``benchmarks.runner.RunSpec``."""
     ray = import_ray()
     if not ray.is_initialized():
         ray.init(address=os.environ.get("RAY_ADDRESS") or None, ignore_reinit_error=True)
@@ -55,7 +51,7 @@ def run_on_ray(todo, db: ResultsDB, spec, *, workers: int, attempt_fn, record, l
                            config_hash=spec.config_hash, timeout_s=spec.timeout_s, owner=owner)
             if aid is None:
                 continue
-            ref = remote.remote(attempt_fn, problem.model_dump_json(), _request(spec, seed).model_dump_json())
+            ref = remote.remote(attempt_fn, problem.model_dump_json(), spec.request(seed).model_dump_json())
             inflight[ref] = (aid, problem, seed, time.monotonic() + limit)
         if not inflight:
             break

@@ -18,7 +18,6 @@ Contract:
 
 from __future__ import annotations
 
-import importlib
 import multiprocessing as mp
 import os
 import signal
@@ -28,50 +27,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 
+from .attempt_fn import AttemptFn, RunError, resolve_attempt_fn, safe_attempt
 from .db import ResultsDB, current_owner
 from .problem import AttemptRequest, AttemptResult, BenchProblem
 
-AttemptFn = Callable[[BenchProblem, AttemptRequest], AttemptResult]
 DEFAULT_ATTEMPT = "benchmarks.attempt:prover_attempt"
-
-
-class RunError(Exception):
-    """The run cannot start (bad attempt function reference, missing ray, ...)."""
-
-
-def resolve_attempt_fn(ref: str | AttemptFn) -> AttemptFn:
-    if callable(ref):
-        return ref
-    mod, _, fn = ref.partition(":")
-    if not mod or not fn:
-        raise RunError(f"attempt function {ref!r} must look like 'module:function'")
-    try:
-        obj = getattr(importlib.import_module(mod), fn)
-    except (ImportError, AttributeError) as e:
-        raise RunError(f"cannot load attempt function {ref!r}: {e}") from None
-    if not callable(obj):
-        raise RunError(f"{ref!r} is not callable")
-    return obj
 
 
 def hard_limit(timeout_s: float, grace_s: float | None = None) -> float:
     """Wall-clock limit after which a worker is killed: the budget plus grace for final checks
     (default grace: max(30 s, half the budget))."""
     return timeout_s + (max(30.0, 0.5 * timeout_s) if grace_s is None else grace_s)
-
-
-def safe_attempt(fn: AttemptFn, problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
-    """Call ``fn``; exceptions become ``error`` results; wall time filled in if missing."""
-    t0 = time.monotonic()
-    try:
-        res = fn(problem, request)
-        if not isinstance(res, AttemptResult):
-            raise TypeError(f"attempt function returned {type(res).__name__}, not AttemptResult")
-    except Exception as e:  # a bad attempt is data, not a crash
-        res = AttemptResult(outcome="error", reason=f"{type(e).__name__}: {e}"[:2000])
-    if res.wall_s <= 0:
-        res = res.model_copy(update={"wall_s": time.monotonic() - t0})
-    return res
 
 
 def code_version(repo: str | os.PathLike | None = None) -> str:
@@ -112,6 +78,10 @@ class RunSpec:
     def run_key(self) -> str:
         key = f"{self.suite}@{self.suite_version}|{self.config_hash}|{self.timeout_s:g}s"
         return f"{key}|{self.code_version}" if self.code_version else key
+
+    def request(self, seed: int) -> AttemptRequest:
+        """What one attempt of this run is told: its seed, budget and the prover config."""
+        return AttemptRequest(seed=seed, timeout_s=self.timeout_s, config=self.config, config_hash=self.config_hash)
 
 
 @dataclass
@@ -233,10 +203,6 @@ def run_attempts(
     return stats
 
 
-def _request(spec: RunSpec, seed: int) -> AttemptRequest:
-    return AttemptRequest(seed=seed, timeout_s=spec.timeout_s, config=spec.config, config_hash=spec.config_hash)
-
-
 def _run_local(todo, db: ResultsDB, spec: RunSpec, *, workers: int, attempt_fn, record, limit: float) -> None:
     ctx = mp.get_context("fork")
     owner = current_owner()
@@ -251,7 +217,7 @@ def _run_local(todo, db: ResultsDB, spec: RunSpec, *, workers: int, attempt_fn, 
                                    config_hash=spec.config_hash, timeout_s=spec.timeout_s, owner=owner)
                     if aid is None:  # claimed meanwhile by a concurrent run
                         continue
-                    w.conn.send((problem.model_dump_json(), _request(spec, seed).model_dump_json()))
+                    w.conn.send((problem.model_dump_json(), spec.request(seed).model_dump_json()))
                     w.task, w.deadline = (aid, problem, seed), time.monotonic() + limit
             busy = [w for w in pool if w.task is not None]
             if not busy:
