@@ -82,6 +82,6 @@ def recheck(problem: BenchProblem, proof_text: str, timeout: float) -> tuple[boo
     """
     from lean_tools.soundness import STDLIB_REQUIRES, verify
 
-    extra = {"allowed_requires": STDLIB_REQUIRES} if problem.language == "rocq" else {}
-    v = verify(problem.text, proof_text, problem.language, theorem=problem.theorem, timeout=timeout, **extra)
+    # ``allowed_requires`` is about Rocq helpers' ``Require``; the Lean verdict ignores it
+    v = verify(problem.text, proof_text, problem.language, theorem=problem.theorem, timeout=timeout, allowed_requires=STDLIB_REQUIRES)
     return bool(v.accepted), v.reason

@@ -28,6 +28,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from lean_tools.assistant import assistant
+from lean_tools.source import declaration_names
+
 from .problem import BenchProblem
 
 BUNDLED_DATA = Path(__file__).resolve().parent / "data"
@@ -50,8 +53,6 @@ def resolve_data_dir(flag: str | os.PathLike | None = None) -> Path:
 
 # --- text helpers ---------------------------------------------------------------------------
 
-_ROCQ_THM = re.compile(r"^\s*(?:Theorem|Lemma|Proposition|Corollary|Fact|Remark|Example)\s+([A-Za-z_][\w']*)", re.MULTILINE)
-_LEAN_THM = re.compile(r"^\s*(?:@\[[^\]]*\]\s*)?(?:private\s+|protected\s+)?(?:theorem|lemma)\s+([^\s:({\[]+)", re.MULTILINE)
 
 
 def normalize_rocq(text: str) -> str:
@@ -63,8 +64,9 @@ def normalize_rocq(text: str) -> str:
 
 
 def theorem_name(text: str, language: str, prefer: str | None = None) -> str | None:
-    """``prefer`` if a theorem of that name is declared, else the last declared theorem."""
-    names = (_ROCQ_THM if language == "rocq" else _LEAN_THM).findall(text)
+    """``prefer`` if a theorem of that name is declared, else the last declared theorem
+    (declarations read by the one source parser, ``lean_tools.source.declaration_names``)."""
+    names = declaration_names(text, language)  # type: ignore[arg-type]
     if prefer is not None and prefer in names:
         return prefer
     return names[-1] if names else None
@@ -155,10 +157,14 @@ class _Derived(Taskset):
         return self.parent.base()
 
 
+_PUTNAM_LAYOUT = {"rocq": ("putnam-coq", "coq"), "lean": ("putnam-lean", "lean4")}
+"""Suite name and PutnamBench's folder per proof assistant."""
+
+
 class PutnamBench(Taskset):
     def __init__(self, data_dir: Path, language: str):
         self.data_dir, self.language = Path(data_dir), language
-        self.name = "putnam-coq" if language == "rocq" else "putnam-lean"
+        self.name, self._folder = _PUTNAM_LAYOUT[language]
 
     def _index(self) -> tuple[dict[str, list[str]], dict[str, str]]:
         tags: dict[str, list[str]] = {}
@@ -176,9 +182,8 @@ class PutnamBench(Taskset):
         return tags, informal
 
     def load(self) -> Iterator[BenchProblem]:
-        sub, suffix = ("coq", ".v") if self.language == "rocq" else ("lean4", ".lean")
         tags, informal = self._index()
-        for path in _files(self.data_dir / "putnambench" / sub, (suffix,)):
+        for path in _files(self.data_dir / "putnambench" / self._folder, (assistant(self.language).suffix,)):
             text = path.read_text(encoding="utf-8")
             name = path.stem
             yield BenchProblem(

@@ -1,9 +1,9 @@
 """Validation pass: which statements compile in the installed environment.
 
-- Rocq: the statement file (ending in ``Admitted.``) goes through a fresh sandboxed ``coqc``
-  (``lean_tools.rocq.checker.RocqChecker``); ``ok`` iff it compiles without errors.
-- Lean: needs ``lake`` and the Lean backend (``lean_tools.backends``); without them every Lean
-  statement is ``unvalidated`` with that reason.
+- The statement file (ending in ``Admitted.`` / ``sorry``) goes through the proof
+  assistant's fresh sandboxed whole-file checker (``ProofAssistant.checker()``: ``coqc``,
+  ``lake env lean``); ``ok`` iff it compiles without errors. Where the proof assistant is not
+  installed (Lean here) every statement is ``unvalidated`` with that reason.
 
 Results are cached in the results DB per (problem, statement hash, checker environment), so a
 changed statement or a different checker re-validates. Only ``ok`` statements are run;
@@ -13,38 +13,34 @@ dropped silently and never counted as prover failures.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
+from lean_tools.assistant import assistant
+
 from .db import ResultsDB
 from .problem import BenchProblem, Validation
-
-NO_LEAN = "not validated: no Lean toolchain (`lake` not on PATH), so Lean statements cannot be checked here"
 
 
 @cache
 def environment(language: str) -> str:
     """Fingerprint of the checker for ``language`` ('' when none is installed)."""
-    if language == "rocq":
-        if shutil.which("coqc") is None:
-            return ""
-        out = subprocess.run(["coqc", "--version"], capture_output=True, text=True, timeout=30).stdout
-        where = subprocess.run(["coqc", "-where"], capture_output=True, text=True, timeout=30).stdout.strip()
-        contrib = sorted(p.name for p in __import__("pathlib").Path(where, "user-contrib").glob("*")) if where else []
-        return f"coqc {out.split('version')[-1].split()[0] if 'version' in out else '?'}; user-contrib: {','.join(contrib)}"
-    if shutil.which("lake") is None:
-        return ""
-    out = subprocess.run(["lake", "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
-    return f"lake {out}"
+    return assistant(language).fingerprint()
 
 
-def _check_rocq(problem: BenchProblem, timeout: float) -> tuple[str, str, float]:
-    from lean_tools.rocq.checker import RocqChecker
+def check_statement(problem: BenchProblem, timeout: float = 120.0) -> tuple[str, str, float]:
+    """(status, reason, cpu seconds) for one statement, uncached: the statement file through
+    the proof assistant's fresh whole-file checker."""
+    from lean_tools.types import ProofAssistantError
 
-    fc = RocqChecker().check_file(problem.text, timeout=timeout)
+    pa = assistant(problem.language)
+    if not environment(pa.name):
+        return "unvalidated", f"not validated: {pa.missing() or f'no {pa.display_name} checker found'}", 0.0
+    try:
+        fc = pa.checker().check_file(problem.text, timeout=timeout)
+    except (ImportError, ProofAssistantError) as e:
+        return "unvalidated", f"not validated: {pa.display_name} checker unavailable ({type(e).__name__}: {e})"[:500], 0.0
     # exit 0 without errors is a pass even if ``out_of_memory`` is set: the sandbox's OOM
     # heuristic also fires on coqc's "To avoid stack overflow" warning.
     if fc.ok or (fc.returncode == 0 and not fc.errors and not fc.timed_out):
@@ -52,35 +48,9 @@ def _check_rocq(problem: BenchProblem, timeout: float) -> tuple[str, str, float]
     if fc.timed_out:
         return "failed", f"statement check timed out after {timeout:g}s", fc.cpu_seconds
     errs = fc.errors
-    first = errs[0].text if errs else (fc.stderr_tail or f"coqc exit {fc.returncode}")
+    first = errs[0].text if errs else (fc.stderr_tail or f"exit {fc.returncode}")
     where = f"line {errs[0].pos.line}: " if errs and errs[0].pos else ""
     return "failed", (where + " ".join(first.split()))[:500], fc.cpu_seconds
-
-
-def _check_lean(problem: BenchProblem, timeout: float) -> tuple[str, str, float]:
-    from lean_tools.types import ProofAssistantError
-
-    try:
-        from lean_tools.backends import get_backend
-
-        fc = get_backend("lean").checker().check_file(problem.text, timeout=timeout)
-    except (ImportError, ProofAssistantError) as e:
-        return "unvalidated", f"not validated: Lean checker unavailable ({type(e).__name__}: {e})"[:500], 0.0
-    if fc.ok:
-        return "ok", "", fc.cpu_seconds
-    first = fc.errors[0].text if fc.errors else ("timed out" if fc.timed_out else f"exit {fc.returncode}")
-    return "failed", " ".join(first.split())[:500], fc.cpu_seconds
-
-
-def check_statement(problem: BenchProblem, timeout: float = 120.0) -> tuple[str, str, float]:
-    """(status, reason, cpu seconds) for one statement, uncached."""
-    if problem.language == "rocq":
-        if not environment("rocq"):
-            return "unvalidated", "not validated: coqc not installed", 0.0
-        return _check_rocq(problem, timeout)
-    if not environment("lean"):
-        return "unvalidated", NO_LEAN, 0.0
-    return _check_lean(problem, timeout)
 
 
 def validate(

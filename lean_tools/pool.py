@@ -24,9 +24,9 @@ SessionFactory = Callable[[Language, str], ProofSession]
 
 
 def default_factory(language: Language, header: str) -> ProofSession:
-    from .backends import get_backend
+    from .assistant import assistant
 
-    return get_backend(language).open_session(header)
+    return assistant(language).open_session(header)
 
 
 @dataclass
@@ -59,7 +59,7 @@ class SessionPool:
         self._cv = threading.Condition()
         self._closed = False
 
-    def __enter__(self) -> "SessionPool":
+    def __enter__(self) -> SessionPool:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -191,7 +192,7 @@ _LEAN_NUMBER = re.compile(r"0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|[0-9]+(?:[e
 _LEAN_CHAR_LIT = re.compile(r"'(?:\\(?:u\{[0-9a-fA-F]{1,6}\}|x[0-9a-fA-F]{2}|[^\n])|[^\\'\n])'")
 
 
-def _segments(text: str, language: Language) -> list[tuple[int, int, str]]:
+def _segments(text: str, language: Language, lenient: bool = False) -> list[tuple[int, int, str]]:
     """Lex ``text`` into (start, end, kind) with kind ``code``/``comment``/``string``/``char``.
 
     Lean: ``--`` and nested ``/- -/`` comments, ``"..."`` strings with backslash escapes,
@@ -199,7 +200,8 @@ def _segments(text: str, language: Language) -> list[tuple[int, int, str]]:
     numbers are consumed whole, as Lean's tokenizer does), and ``«...»`` escaped identifiers, which are code but
     opaque: nothing inside them starts a comment, string or char literal (Lean reads up to ``»``).
     Rocq: nested ``(* *)`` comments (strings inside are lexed), ``"..."`` strings with ``""``.
-    Raises ``ParseError`` for an unterminated comment, string or ``«``.
+    Raises ``ParseError`` for an unterminated comment, string or ``«``; ``lenient`` (model
+    output): such a comment, string or identifier runs to the end of the text instead.
     """
     out: list[tuple[int, int, str]] = []
     i, n = 0, len(text)
@@ -222,16 +224,18 @@ def _segments(text: str, language: Language) -> list[tuple[int, int, str]]:
             emit(i, j, "comment")
             i = j
         elif text.startswith(open_c, i):
-            j = _skip_block_comment(text, i, language)
+            j = _skip_block_comment(text, i, language, lenient)
             emit(i, j, "comment")
             i = j
         elif c == '"':
-            j = _skip_string(text, i, language)
+            j = _skip_string(text, i, language, lenient)
             emit(i, j, "string")
             i = j
         elif lean and c == "«":
             j = text.find("»", i + 1)
-            if j < 0:
+            if j < 0 and lenient:
+                j = n - 1
+            elif j < 0:
                 raise ParseError(f"unterminated «identifier» starting at line {_line_of(text, i)}")
             i = j + 1  # stays code
         elif lean and _lean_id_first(c):
@@ -267,11 +271,15 @@ def _blank_guillemets(chunk: str) -> str:
     return re.sub(r"«([^»]*)»", fix, chunk)
 
 
-def mask(text: str, language: Language, *, strings: bool = True) -> str:
+def mask(text: str, language: Language, *, strings: bool = True, lenient: bool = False) -> str:
     """``text`` with every comment (and string / char literal, if ``strings``) replaced by spaces,
-    same length. Lean ``«...»`` identifiers keep only their identifier characters."""
+    same length. Lean ``«...»`` identifiers keep only their identifier characters.
+
+    This is the one comment masker of the project (``ProofAssistant.mask`` is it with
+    ``lenient``). Raises ``ParseError`` for an unterminated comment or string unless
+    ``lenient`` (model output), where it is blanked to the end of the text."""
     parts: list[str] = []
-    for a, b, kind in _segments(text, language):
+    for a, b, kind in _segments(text, language, lenient):
         chunk = text[a:b]
         if kind == "comment" or (strings and kind in ("string", "char")):
             parts.append(_blank(chunk))
@@ -286,7 +294,7 @@ def _line_of(text: str, i: int) -> int:
     return text.count("\n", 0, i) + 1
 
 
-def _skip_block_comment(text: str, i: int, language: Language) -> int:
+def _skip_block_comment(text: str, i: int, language: Language, lenient: bool = False) -> int:
     open_c, close_c = ("/-", "-/") if language == "lean" else ("(*", "*)")
     depth, j, n = 0, i, len(text)
     while j < n:
@@ -299,13 +307,15 @@ def _skip_block_comment(text: str, i: int, language: Language) -> int:
             if depth == 0:
                 return j
         elif language == "rocq" and text[j] == '"':
-            j = _skip_string(text, j, language)
+            j = _skip_string(text, j, language, lenient)
         else:
             j += 1
+    if lenient:
+        return n
     raise ParseError(f"unterminated comment starting at line {_line_of(text, i)}")
 
 
-def _skip_string(text: str, i: int, language: Language) -> int:
+def _skip_string(text: str, i: int, language: Language, lenient: bool = False) -> int:
     j, n = i + 1, len(text)
     while j < n:
         c = text[j]
@@ -318,6 +328,8 @@ def _skip_string(text: str, i: int, language: Language) -> int:
                 continue
             return j + 1
         j += 1
+    if lenient:
+        return n
     raise ParseError(f"unterminated string starting at line {_line_of(text, i)}")
 
 
@@ -410,8 +422,9 @@ def _lean_header_end(text: str, masked: str) -> int:
     return pos
 
 
-def _parse_lean(text: str, theorem: str | None, strict: bool = False) -> SourceFile:
-    masked = mask(text, "lean")
+def _lean_decl_spans(masked: str) -> list[tuple[re.Match[str], str, int, int, int]]:
+    """(match, name, statement start, end, top-level ``:=`` or -1) of each column-0 theorem-like
+    declaration of masked Lean text; it ends where the next column-0 command starts."""
     cmd_starts = [m.start() for m in LEAN_COMMAND_START.finditer(masked)]
     decls = []
     for m in _LEAN_DECL.finditer(masked):
@@ -420,9 +433,15 @@ def _parse_lean(text: str, theorem: str | None, strict: bool = False) -> SourceF
             name = ""
         stmt_start = m.end() if m.group("kw") != "example" else m.start("kw") + len("example")
         k = bisect.bisect_right(cmd_starts, m.start())
-        decl_end = cmd_starts[k] if k < len(cmd_starts) else len(text)
+        decl_end = cmd_starts[k] if k < len(cmd_starts) else len(masked)
         assign = _lean_top_assign(masked, stmt_start, decl_end)
         decls.append((m, name, stmt_start, decl_end, assign))
+    return decls
+
+
+def _parse_lean(text: str, theorem: str | None, strict: bool = False) -> SourceFile:
+    masked = mask(text, "lean")
+    decls = _lean_decl_spans(masked)
     if not decls:
         raise ParseError("no theorem found (expected a column-0 `theorem`/`lemma`/`example`/`problem` declaration)")
     chosen = _choose(
@@ -615,15 +634,22 @@ def rocq_sentences(masked: str) -> list[tuple[int, int]]:
     return out
 
 
-def _parse_rocq(text: str, theorem: str | None, strict: bool = False) -> SourceFile:
-    masked = mask(text, "rocq")
-    sents = rocq_sentences(masked)
+def _rocq_decl_sentences(masked: str, sents: list[tuple[int, int]]) -> list[tuple[int, re.Match[str]]]:
+    """(sentence index, match) of each theorem-like declaration sentence (attributes such as
+    ``#[local]`` and ``Local``/``Program``... prefixes included)."""
     decls = []
     for k, (s, e) in enumerate(sents):
         m = _ROCQ_DECL.match(masked, s)
         if m is None or m.end() > e:
             continue
         decls.append((k, m))
+    return decls
+
+
+def _parse_rocq(text: str, theorem: str | None, strict: bool = False) -> SourceFile:
+    masked = mask(text, "rocq")
+    sents = rocq_sentences(masked)
+    decls = _rocq_decl_sentences(masked, sents)
     if not decls:
         raise ParseError("no theorem found (expected `Theorem`/`Lemma`/... NAME ... `.`)")
 
@@ -715,3 +741,68 @@ def parse_source(text: str, language: Language, theorem: str | None = None, *, s
     if language == "rocq":
         return _parse_rocq(text, theorem, strict)
     raise ParseError(f"unknown language {language!r} (expected 'lean' or 'rocq')")
+
+
+# --- every declaration of a text (model output, sketches) ---------------------------------
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A theorem-like declaration found by ``declarations``: ``text[start:end]`` is all of it,
+    ``declaration`` the part before the proof (Rocq: the whole statement sentence with its
+    ``.``; Lean: up to the top-level ``:=``), ``proof`` the body (Rocq: without ``Proof.`` and
+    the terminator, but ending in ``Admitted.``/``Abort.`` when that is how it ends; Lean:
+    after ``:=``, without a leading ``by``). ``name`` is "" for a Lean ``example``."""
+
+    keyword: str
+    name: str
+    start: int
+    proof_start: int
+    end: int
+    declaration: str
+    proof: str
+
+
+def declarations(text: str, language: Language) -> list[Declaration]:
+    """Every theorem-like declaration of ``text`` in order, read with ``parse_source``'s rules
+    (same keywords, attributes and sentence ends). Lenient, for model output: comments or
+    strings left open run to the end; a Rocq declaration without a terminator runs up to the
+    next declaration; a Lean one without a top-level ``:=`` is skipped."""
+    masked = mask(text, language, lenient=True)
+    out: list[Declaration] = []
+    if language == "lean":
+        for m, name, _stmt, stop, assign in _lean_decl_spans(masked):
+            if assign < 0:
+                continue
+            proof = re.sub(r"^\s*by\b", "", text[assign + 2 : stop], count=1).strip("\n")
+            end = len(text[:stop].rstrip())
+            decl = text[m.start() : assign].rstrip()
+            out.append(Declaration(m.group("kw"), name, m.start(), assign, end, decl, proof.rstrip()))
+        return out
+    sents = rocq_sentences(masked)
+    found = _rocq_decl_sentences(masked, sents)
+    for i, (k, m) in enumerate(found):
+        decl_end = sents[k][1]
+        nxt = sents[found[i + 1][0]][0] if i + 1 < len(found) else len(text)
+        t = _ROCQ_TERMINATOR.search(masked, decl_end)
+        if t is not None and t.start() < nxt:
+            end = t.end()
+            proof = text[decl_end : t.start()]
+            word = t.group("t").split()[0]
+            if word in ("Admitted", "Abort"):
+                proof = proof + "\n" + word + "."
+        else:
+            end = nxt
+            proof = text[decl_end:nxt]
+        proof = re.sub(r"^\s*Proof\s*\.", "", proof, count=1)
+        out.append(Declaration(m.group("kw"), m.group("name"), m.start(), decl_end, end, text[m.start() : decl_end], proof.strip("\n")))
+    return out
+
+
+def declaration_names(text: str, language: Language) -> list[str]:
+    """Names of every theorem-like declaration of ``text`` in order, with or without a proof
+    (``declarations`` keeps only those it can split); a Lean ``example`` is left out."""
+    masked = mask(text, language, lenient=True)
+    if language == "lean":
+        return [name for _m, name, *_rest in _lean_decl_spans(masked) if name]
+    return [m.group("name") for _k, m in _rocq_decl_sentences(masked, rocq_sentences(masked))]

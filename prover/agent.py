@@ -5,7 +5,8 @@ blocks) or text. Tools (the functions of ``prover.tools``, the ones ``prover-mcp
 ``check`` (success ends the conversation), ``goals``, ``search``, ``auto_close``
 (``prover.search``), ``python`` (sandboxed subprocess), ``split_lemma`` (sub-lemmas proved recursively through ``prove_sub``, bounded
 by ``split_depth``), ``give_up``. A reply with a code block but no tool call is checked as
-a proof. Model failures are data: a malformed call gets an error message back and the
+a proof; after a reply with neither, the next turn asks for a tool call
+(``tool_choice = "required"``). Model failures are data: a malformed call gets an error message back and the
 conversation goes on; three model errors in a row end it. The result is a ``LemmaResult``;
 it is tentative until the assembled file passes the soundness verdict.
 """
@@ -16,17 +17,19 @@ import re
 import time
 from collections.abc import Callable
 
+from lean_tools.assistant import assistant
+
 from . import prompts, tools
 from .chat import call_model
-from .lang import spec
 from .llm.base import ChatMessage, ChatModel, ToolCall
 from .records import Attempt, LemmaGoal, LemmaResult, LemmaSpec
+from .workspace import join_code
 
 MAX_MODEL_ERRORS = 3
 
 
 def render_helpers(language: str, helpers: tuple[LemmaSpec, ...]) -> str:
-    lang = spec(language)
+    lang = assistant(language)
     return "\n".join(lang.render(h.declaration, h.proof or "") for h in helpers)
 
 
@@ -50,7 +53,7 @@ class LemmaAgent:
         self.prove_sub = prove_sub
         self.make_goal = make_goal
         self.notes = notes
-        self.lang = spec(goal.language)
+        self.lang = assistant(goal.language)
         self.target = tools.Target.of_goal(ws, goal)
         self.attempts = 0
         self.t0 = time.monotonic()
@@ -146,7 +149,7 @@ class LemmaAgent:
             return "error: split_lemma needs `lemmas` (a list of declaration strings) and `proof` (a string)", None
         # Prefix sub-lemma names with this lemma's name, so that sub-lemmas of different lemmas
         # (proved in parallel) can never clash in the assembled file.
-        raw_names = [self.lang.declarations(d if self.lang.language == "rocq" else d.rstrip() + " := by sorry") for d in decls]
+        raw_names = [self.lang.declarations(self.lang.render_hole(d)) for d in decls]
         if all(len(r) == 1 for r in raw_names):
             for r in raw_names:
                 old = r[0].name
@@ -157,7 +160,7 @@ class LemmaAgent:
                     proof = pat.sub(new, proof)
         parsed = []
         for d in decls:
-            found = self.lang.declarations(d if self.lang.language == "rocq" else d.rstrip() + " := by sorry")
+            found = self.lang.declarations(self.lang.render_hole(d))
             if len(found) != 1:
                 return f"error: not one lemma declaration: {d[:200]!r}", None
             parsed.append(found[0])
@@ -170,7 +173,7 @@ class LemmaAgent:
             return f"error: these names are already declared: {', '.join(clash)}; choose fresh names", None
         holes = "\n".join(self.lang.render_hole(p.declaration) for p in parsed)
         self.attempts += 1
-        res = self.ws.check_decl(_join(goal.context, holes), goal.declaration, proof)
+        res = self.ws.check_decl(join_code(goal.context, holes), goal.declaration, proof)
         self._emit("split", ok=res.complete, sublemmas=names, errors=list(res.errors[:3]))
         if not res.complete:
             return "The proof does not compile with those sub-lemmas:\n" + res.feedback(), None
@@ -182,12 +185,12 @@ class LemmaAgent:
             r = self.prove_sub(sub)
             if not r.proved:
                 failed.append(f"{p.name}: {r.reason}")
-                context = _join(context, self.lang.render_hole(p.declaration))
+                context = join_code(context, self.lang.render_hole(p.declaration))
                 continue
             helpers.extend(r.sublemmas)
             spec_ = LemmaSpec(name=p.name, declaration=p.declaration.strip(), proof=r.proof, depth=goal.depth + 1, parent=goal.name)
             helpers.append(spec_)
-            context = _join(context, _join(render_helpers(goal.language, r.sublemmas), self.lang.render(p.declaration, r.proof or "")))
+            context = join_code(context, join_code(render_helpers(goal.language, r.sublemmas), self.lang.render(p.declaration, r.proof or "")))
         if failed:
             return "These sub-lemmas could not be proved:\n" + "\n".join(failed), None
         final = self.ws.check_decl(context, goal.declaration, proof)
@@ -206,7 +209,7 @@ class LemmaAgent:
         return result
 
     def _run(self, messages: list[ChatMessage]) -> LemmaResult:
-        values = prompts.language_values(self.goal.language)
+        values = dict(self.lang.prompt_values)
         system = prompts.render("agent_system", **values)
         start = self.ws.goals_after(self.goal.context, self.goal.declaration, "")
         notes = self.notes
@@ -222,7 +225,9 @@ class LemmaAgent:
         messages += [ChatMessage(role="system", content=system), ChatMessage(role="user", content=user)]
         model_errors = 0
         last = "no turns taken"
+        required = False  # after an answer with neither a tool call nor a proof: ask for a call
         for turn in range(self.cfg.prover.agent_turns):
+            sampling = self.cfg.sampling.model_copy(update={"tool_choice": "required"}) if required else None
             resp = call_model(
                 self.llm,
                 messages,
@@ -232,6 +237,7 @@ class LemmaAgent:
                 stage="agent",
                 lemma=self.goal.name,
                 tools=tools.agent_tools(self.cfg, self.ws.problem.language),
+                sampling=sampling,
             )
             if not resp.ok:
                 if (resp.error or "").startswith("no time left"):
@@ -242,6 +248,7 @@ class LemmaAgent:
                     return self._result(False, reason=f"{MAX_MODEL_ERRORS} model errors in a row; last: {resp.error}")
                 continue
             model_errors = 0
+            required = False
             messages.append(resp.as_message())
             if not resp.tool_calls:
                 code = self.lang.extract_code(resp.text)
@@ -251,6 +258,7 @@ class LemmaAgent:
                     if resp.finish_reason == "length":
                         note = "Your answer was cut off (token limit). Be shorter. " + note
                     messages.append(ChatMessage(role="user", content=note))
+                    required = True
                     continue
                 text, done = self._check(code)
                 if done is not None:
@@ -273,7 +281,3 @@ class LemmaAgent:
                 last = text
         return self._result(False, reason=f"no proof after {self.cfg.prover.agent_turns} turns; last: {last[:300]}")
 
-
-def _join(a: str, b: str) -> str:
-    a, b = a.strip("\n"), b.strip("\n")
-    return f"{a}\n\n{b}" if a and b else (a or b)

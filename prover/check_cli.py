@@ -32,7 +32,7 @@ import json
 import sys
 from pathlib import Path
 
-from lean_tools.backends import language_of
+from lean_tools.assistant import assistant_for_path
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as e:  # argparse already printed a one-line usage error
         return 2 if e.code else 0
     try:
-        langs = {language_of(f) for f in (args.problem, args.candidate)}
+        langs = {assistant_for_path(f).name for f in (args.problem, args.candidate)}
     except ValueError as e:
         return _bad_input(str(e))
     if len(langs) != 1:

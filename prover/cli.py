@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -80,20 +79,12 @@ def main(argv: list[str] | None = None) -> int:
         problem = load_problem(args.file, args.theorem, informal=informal)
     except BadProblem as e:
         return _fail(str(e))
-    missing = _missing_assistant(problem.language)
+    from lean_tools.assistant import assistant
+
+    missing = assistant(problem.language).missing()
     if missing:
         return _fail(missing)
     return _run(problem, cfg, args, started)
-
-
-def _missing_assistant(language: str) -> str | None:
-    if language == "rocq":
-        if shutil.which("coqtop") is None or shutil.which("coqc") is None:
-            return "Rocq (coqtop/coqc) is not installed: run `prover-setup rocq`"
-        return None
-    if shutil.which("lake") is None and shutil.which("lean") is None:
-        return "Lean 4 is not installed: run `prover-setup lean`"
-    return None
 
 
 def _run(problem, cfg, args, started: float | None = None) -> int:

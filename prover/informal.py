@@ -47,6 +47,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from lean_tools.assistant import assistant
 from lean_tools.sandbox import RunResult
 from lean_tools.types import Record
 
@@ -292,7 +293,7 @@ class _Loop:
         self.budget = budget
         self.trace = trace
         self.run_python = run_python
-        self.values = prompts.language_values(problem.language)
+        self.values = dict(assistant(problem.language).prompt_values)
         self.statement = (problem.preamble.strip() + "\n\n" + problem.declaration).strip()
         self.structured = self.s.structured_output
         self._lock = threading.Lock()

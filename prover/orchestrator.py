@@ -25,7 +25,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from lean_tools.types import NotInstalled
 
-from .agent import LemmaAgent, _join, render_helpers
+from .agent import LemmaAgent, render_helpers
 from .budget import Budget
 from .cache import LemmaCache, lemma_key
 from .config import ProverConfig
@@ -44,8 +44,9 @@ from .records import (
     Sketch,
     VerdictRecord,
 )
+from .sketch_stage import make_sketch
 from .trace import Trace
-from .workspace import Workspace, strip_imports
+from .workspace import Workspace, join_code, strip_imports
 
 SKETCH_SHARE = 0.5
 """Most of the remaining wall budget the model calls of one sketch round may take."""
@@ -179,7 +180,7 @@ class Orchestrator:
         A default-mode proof without them is retried with them if the verdict rejects it."""
         stripped = strip_imports(proof)
         imports = self.ws.imports
-        with_imports = (stripped, _join(imports, lemmas_text))
+        with_imports = (stripped, join_code(imports, lemmas_text))
         without = (stripped, lemmas_text)
         if not imports:
             variants = [without]
@@ -246,8 +247,6 @@ class Orchestrator:
         dead = self._model_down()
         if dead is not None:
             return self._result(False, reason=dead, mode="agent")
-        from sketch.stage import make_sketch
-
         failed_notes: list[str] = []
         last_reason = "no sketch compiled"
         compiled = False
@@ -259,7 +258,9 @@ class Orchestrator:
             # Each round's model calls may take half of what is left, so that a lemma agent on
             # the theorem itself still has time when no sketch compiles.
             with request_deadline(self._share(SKETCH_SHARE)):
-                sk = make_sketch(p, informal.text, self.llm, self.ws, cfg, self.trace, self.budget, round=rnd, failed=tuple(failed_notes[-8:]))
+                sk = make_sketch(
+                    p, informal.text, self.llm, self.ws, cfg, self.trace, self.budget, round=rnd, failed=tuple(failed_notes[-8:])
+                )
             if not sk.checked:
                 last_reason = f"sketch did not compile: {sk.errors[0] if sk.errors else '?'}"
                 dead = self._model_down()
@@ -298,7 +299,9 @@ class Orchestrator:
         if i + 1 >= len(ranked) or not (ranked[i + 1].score or 0.0) > 0.0 or outcome.selection is None:
             return current
         nxt = ranked[i + 1]
-        sel = outcome.selection.model_copy(update={"selected": nxt.candidate, "reason": f"sketch round {rnd - 1} failed: next-ranked candidate"})
+        sel = outcome.selection.model_copy(
+            update={"selected": nxt.candidate, "reason": f"sketch round {rnd - 1} failed: next-ranked candidate"}
+        )
         self.trace.emit("informal_selected", problem=self.problem.name, selected=nxt.candidate, round=rnd, record=sel)
         return nxt
 
@@ -452,7 +455,7 @@ class Orchestrator:
         hit = self.cache.get(goal.key)
         if hit is not None:
             proof, helpers = hit
-            ctx = _join(goal.context, render_helpers(goal.language, helpers))
+            ctx = join_code(goal.context, render_helpers(goal.language, helpers))
             res = self.ws.check_decl(ctx, goal.declaration, proof)
             self.trace.emit("cache", problem=goal.problem, lemma=goal.name, hit=True, reused=res.complete)
             if res.complete:
@@ -473,7 +476,15 @@ class Orchestrator:
         if sketch_proof and not lang.has_hole(sketch_proof):
             attempts += 1
             res = self.ws.check_decl(goal.context, goal.declaration, sketch_proof)
-            att = Attempt(lemma=goal.name, proof=sketch_proof, ok=res.complete, source="sketch", errors=res.errors[:3], cpu_s=res.cpu_s, wall_s=res.wall_s)
+            att = Attempt(
+                lemma=goal.name,
+                proof=sketch_proof,
+                ok=res.complete,
+                source="sketch",
+                errors=res.errors[:3],
+                cpu_s=res.cpu_s,
+                wall_s=res.wall_s,
+            )
             self.trace.emit("attempt", problem=goal.problem, lemma=goal.name, **att.model_dump(exclude={"lemma"}))
             if res.complete:
                 return self._store(
@@ -490,7 +501,7 @@ class Orchestrator:
             notes.append("The sketch's own proof failed:\n" + res.feedback(800))
         if self.config.prover.automation_first:
             attempts += 1
-            out = self.ws.run_search(_join(goal.context, goal.declaration), self.config.search.lemma_timeout_s, label=goal.name)
+            out = self.ws.run_search(join_code(goal.context, goal.declaration), self.config.search.lemma_timeout_s, label=goal.name)
             if out.proved and out.proof:
                 res = self.ws.check_decl(goal.context, goal.declaration, out.proof)
                 if res.complete:

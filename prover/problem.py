@@ -2,7 +2,7 @@
 
 Parsing proper is ``lean_tools.source.parse_source`` (header, preamble, theorem name,
 statement). This module adds what the prover needs to write candidates: the theorem's
-declaration text verbatim (``prover.lang``) and the text after its proof, and it rejects
+declaration text verbatim (``ProofAssistant.declaration_text``) and the text after its proof, and it rejects
 bad input with ``BadProblem``: unknown suffix, unreadable or unparsable file, no such
 theorem, a theorem that is already proved. Whether the statement compiles is checked
 later, by the orchestrator, with the proof assistant.
@@ -10,19 +10,18 @@ later, by the orchestrator, with the proof assistant.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from lean_tools import backends
+from lean_tools.assistant import assistant, assistant_for_path
 
 from .errors import BadProblem
-from .lang import spec
 from .records import Problem
 
+
 def language_of(path: str | Path) -> str:
-    """Language from the suffix (``lean_tools.backends.language_of``), as a ``BadProblem``."""
+    """Language from the suffix (``lean_tools.assistant.assistant_for_path``), as a ``BadProblem``."""
     try:
-        return backends.language_of(path)
+        return assistant_for_path(path).name
     except ValueError as e:
         raise BadProblem(str(e)) from None
 
@@ -50,26 +49,24 @@ def problem_from_text(
     name: str | None = None,
 ) -> Problem:
     """Build a ``Problem`` from source text (see the module docstring for what is rejected)."""
-    from lean_tools.source import ParseError, parse_source
+    from lean_tools.source import ParseError
 
     where = path or "<input>"
-    if language == "rocq" and re.search(r"From\s+Stdlib\b", text):
-        text = re.sub(r"From\s+Stdlib\b", "From Coq", text)  # Rocq 9 name; Coq 8.16 here
     try:
-        sf = parse_source(text, language, theorem=theorem)  # type: ignore[arg-type]
+        pa = assistant(language)
+    except ValueError as e:
+        raise BadProblem(f"{where}: {e}") from None
+    text = pa.normalize_source(text)
+    try:
+        sf = pa.parse(text, theorem=theorem)
     except ParseError as e:
         raise BadProblem(f"{where}: {e}") from None
     if not sf.theorem_name:
         raise BadProblem(f"{where}: the target is an `example` without a name; give it a name (theorem NAME ...)")
-    if not sf.proof_is_placeholder() and not spec(language).has_hole(sf.proof):
+    if not sf.proof_is_placeholder() and not pa.has_hole(sf.proof):
         raise BadProblem(f"{where}: theorem {sf.theorem_name} is already proved (its proof has no sorry/admit)")
-    if language == "rocq":
-        declaration = text[sf.decl_start : sf.statement_end + 1]
-        proof = sf.proof
-    else:
-        cut = text[sf.decl_start : sf.proof_start]
-        declaration = re.sub(r"\s*:=\s*$", "", cut)
-        proof = sf.proof
+    declaration = pa.declaration_text(sf)
+    proof = sf.proof
     return Problem(
         name=name or sf.theorem_name,
         language=language,  # type: ignore[arg-type]
@@ -90,7 +87,7 @@ def problem_from_text(
 def render_candidate(problem: Problem, proof: str, lemmas: str = "") -> str:
     """The whole file: the original text with ``lemmas`` inserted before the theorem and the
     theorem's proof replaced by ``proof``. Header, preamble, declaration and postamble are verbatim."""
-    lang = spec(problem.language)
+    lang = assistant(problem.language)
     block = lemmas.strip("\n") + "\n\n" if lemmas.strip() else ""
     pre = problem.header + problem.preamble
     if pre and not pre.endswith("\n"):

@@ -1,4 +1,5 @@
-"""The sketch loop: ask the model, parse, compile-check with holes, feed errors back.
+"""The sketch stage: ask the model, parse (``sketch.parse``), compile-check the skeleton with
+holes, feed the errors back.
 
 A sketch passes when the skeleton (lemmas with holes, then the theorem with the model's
 main proof) compiles with no error and the theorem's proof has no hole or open goal.
@@ -8,21 +9,13 @@ main proof) compiles with no error and the theorem's proof has no hole or open g
 
 from __future__ import annotations
 
-from prover import prompts
-from prover.chat import call_model
-from prover.llm.base import ChatMessage
-from prover.records import Sketch
+from sketch.graph import dependency_graph, edges, needed_lemmas
+from sketch.parse import SketchParseError, parse_sketch, skeleton
 
-from .graph import dependency_graph, edges, needed_lemmas
-from .parse import SketchParseError, parse_sketch
-
-
-def skeleton(ws, lemmas, main_proof: str) -> str:
-    """Lemmas as holes (so each is checked separately later), then the theorem with ``main_proof``."""
-    lang = ws.lang
-    parts = [lang.render_hole(lem.declaration) for lem in lemmas]
-    parts.append(lang.render(ws.problem.declaration, main_proof))
-    return "\n".join(parts)
+from . import prompts
+from .chat import call_model
+from .llm.base import ChatMessage
+from .records import Sketch
 
 
 def _error_report(code: str, errors: tuple[str, ...]) -> str:
@@ -41,7 +34,7 @@ def _error_report(code: str, errors: tuple[str, ...]) -> str:
 
 
 def make_sketch(problem, informal: str, llm, ws, config, trace, budget, *, round: int = 0, failed: tuple[str, ...] = ()) -> Sketch:
-    values = prompts.language_values(problem.language)
+    values = dict(ws.lang.prompt_values)
     feedback = prompts.render("sketch_feedback", failed="\n".join(f"- {f}" for f in failed)) if failed else ""
     user = prompts.render(
         "sketch",
@@ -65,7 +58,7 @@ def make_sketch(problem, informal: str, llm, ws, config, trace, budget, *, round
             continue
         messages.append(resp.as_message())
         try:
-            parsed = parse_sketch(resp.text, problem.language, problem.theorem_name)
+            parsed = parse_sketch(resp.text, ws.lang, problem.theorem_name)
             g = dependency_graph(parsed.lemmas, problem.theorem_name, parsed.main_proof)
             needed = needed_lemmas(g, problem.theorem_name)
         except (SketchParseError, ValueError) as e:
@@ -78,7 +71,7 @@ def make_sketch(problem, informal: str, llm, ws, config, trace, budget, *, round
             )
             continue
         lemmas = tuple(lem for lem in parsed.lemmas if lem.name in needed)
-        text = skeleton(ws, lemmas, parsed.main_proof)
+        text = skeleton(ws.lang, lemmas, problem.declaration, parsed.main_proof)
         res = ws.check(text, attempt=True, final_decl=parsed.main_proof)
         if res.complete:
             sk = Sketch(

@@ -1,7 +1,8 @@
 """The proof tools: one implementation, served under the same names to the lemma agents
 (``prover.agent``), over MCP (``prover.mcp``) and in the verifiers taskset (``environments/``).
 
-Tools: ``check``, ``goals``, ``run_tactic``, ``search``, ``auto_close``, ``verify``, ``prove``;
+Tools: ``check``, ``goals``, ``run_tactic``, ``search``, ``auto_close``, ``verify``, and ``prove``
+(the whole pipeline: ``prover.api.prove_report``, which sits above the agents that use these);
 the lemma agents also have ``python``, ``split_lemma`` and ``give_up`` (``AGENT_TOOLS``).
 
 Every tool works on a ``Target``: one declaration (a problem's theorem, or a lemma with the
@@ -28,17 +29,18 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from lean_tools.assistant import assistant
 from lean_tools.types import Record
 
 from .llm.base import ToolSpec
+from .workspace import join_code
 
 if TYPE_CHECKING:
     from .config import ProverConfig
-    from .records import LemmaGoal, Problem
+    from .records import LemmaGoal
     from .workspace import CheckResult, Workspace
 
 
@@ -170,7 +172,8 @@ class VerifyReport(Record):
 
 
 class ProveReport(Record):
-    """``prove``: the whole pipeline (``prover.api.prove``)."""
+    """``prove``: the whole pipeline (``prover.api.prove_report``; it runs the stages that use
+    these tools, so it lives above them)."""
 
     proved: bool
     proof: str | None = None
@@ -214,8 +217,8 @@ class Target:
         from .workspace import strip_imports
 
         body = strip_imports(body)
-        imports = self.ws.imports if _uses_imports(body, self.ws.problem.language) else ""
-        return render_candidate(self.ws.problem, body, _join(imports, helpers))
+        imports = self.ws.imports if _uses_imports(body) else ""
+        return render_candidate(self.ws.problem, body, join_code(imports, helpers))
 
 
 @dataclass(frozen=True)
@@ -262,7 +265,7 @@ def screen_input(target: Target, helpers: str, body: str, *, holes: bool = True)
     from lean_tools.source import ParseError
 
     language = target.ws.problem.language
-    allowed = frozenset(target.ws.config.prover.allowed_requires) if language == "rocq" else frozenset()
+    allowed = frozenset(target.ws.config.prover.allowed_requires)  # Rocq helpers' Require; Lean ignores it
     try:
         findings = [
             *screen(helpers, language, role="helpers", allowed_requires=allowed),  # type: ignore[arg-type]
@@ -321,10 +324,10 @@ def check(target: Target, proof: str, *, budget_s: float | None = None, holes: b
     if refused:
         return CheckReport(ok=False, complete=False, refused=refused)
     if sp.code is not None:
-        res = ws.check(_join(target.context, sp.code), timeout=budget_s, final_decl=sp.body)
+        res = ws.check(join_code(target.context, sp.code), timeout=budget_s, final_decl=sp.body)
         errors = _diagnostics(res.errors, sp.line_offset - _lines(target.context))
     else:
-        res = ws.check_decl(_join(target.context, sp.helpers), target.declaration, sp.body, timeout=budget_s)
+        res = ws.check_decl(join_code(target.context, sp.helpers), target.declaration, sp.body, timeout=budget_s)
         errors = _diagnostics(res.errors, 0)
     goals = res.goals or res.hole_goals
     return CheckReport(
@@ -381,17 +384,9 @@ def search(target: Target, query: str) -> SearchReport:
     if not isinstance(query, str):
         raise ToolInputError("`query` must be a string")
     q = query.strip().rstrip(".").strip()
-    if target.ws.problem.language == "rocq":
-        from lean_tools.source import ParseError, mask
-
-        if not q:
-            raise ToolInputError("`query` is empty: give one Search pattern, e.g. (_ + _ = _ + _) or Rabs")
-        try:
-            bare = mask(q, "rocq")
-        except ParseError as e:
-            raise ToolInputError(f"`query` does not lex: {e}") from None
-        if "\n" in q or re.search(r"\.(\s|$)", bare) or re.search(r"\b(Load|Drop|Redirect|Declare|Require|Extraction|Cd)\b", bare):
-            raise ToolInputError("`query` must be one Search pattern (no sentence end, no commands), e.g. (_ * _ <= _ * _)")
+    bad = target.ws.lang.search_query_error(q)
+    if bad:
+        raise ToolInputError(bad)
     out = target.ws.search_library(q, target.context, target.declaration)
     if out.startswith("error:"):
         raise ToolInputError(out[len("error:") :].strip())
@@ -403,7 +398,7 @@ def auto_close(target: Target, *, budget_s: float | None = None) -> AutoCloseRep
     ws = target.ws
     seconds = float(budget_s) if budget_s is not None else ws.config.search.lemma_timeout_s
     seconds = min(max(seconds, 1.0), ws.config.search.timeout_s)
-    out = ws.run_search(_join(target.context, target.declaration), seconds, label=target.name)
+    out = ws.run_search(join_code(target.context, target.declaration), seconds, label=target.name)
     if out.proved and out.proof:
         res = ws.check_decl(target.context, target.declaration, out.proof)
         if res.complete:
@@ -416,10 +411,10 @@ def hammer(target: Target, *, budget_s: float | None = None) -> HammerReport:
     """CoqHammer on the target after ``intros`` (``prover.search.hammer``), within ``budget_s``
     (default ``search.hammer_timeout_s``); its ATPs' CPU is charged to the budget as checker CPU."""
     ws = target.ws
-    if ws.problem.language != "rocq":
-        raise ToolInputError("hammer is a Rocq tool (CoqHammer); this problem is Lean")
+    if ws.lang.hammer != "CoqHammer":
+        raise ToolInputError(f"hammer is a Rocq tool (CoqHammer); this problem is {ws.lang.display_name}")
     seconds = float(budget_s) if budget_s is not None else ws.config.search.hammer_timeout_s
-    out = ws.run_search(_join(target.context, target.declaration), max(seconds, 5.0), label=target.name, hammer="only")
+    out = ws.run_search(join_code(target.context, target.declaration), max(seconds, 5.0), label=target.name, hammer="only")
     needs = tuple(out.extra.get("imports", ()))
     if out.proved and out.proof:
         return HammerReport(proved=True, proof=target.candidate(out.proof, "\n".join(needs)), imports=needs, tried=out.reason, seconds=round(out.seconds, 3))
@@ -436,32 +431,11 @@ def verify(target: Target, proof: str, *, budget_s: float | None = None) -> Veri
         raise ToolInputError("`proof` must be the whole candidate file (the problem's text with its proof filled in)")
     ws = target.ws
     p = ws.problem
-    extra: dict[str, Any] = {"allowed_requires": frozenset(ws.config.prover.allowed_requires)} if p.language == "rocq" else {}
+    allowed = frozenset(ws.config.prover.allowed_requires)  # Rocq helpers' Require; Lean ignores it
     timeout = float(budget_s) if budget_s is not None else ws.config.prover.verify_timeout_s
-    v = soundness_verify(p.text, proof, p.language, theorem=p.theorem_name, timeout=timeout, **extra)
+    v = soundness_verify(p.text, proof, p.language, theorem=p.theorem_name, timeout=timeout, allowed_requires=allowed)
     ws.budget.charge_check(float(v.cpu_seconds or v.wall_seconds or 0.0), attempt=False)
     return VerifyReport(accepted=bool(v.accepted), reason=v.reason, stage=v.stage, theorem=v.theorem, seconds=round(v.wall_seconds, 3))
-
-
-def prove(
-    problem: Problem,
-    config: ProverConfig,
-    *,
-    pool: Any = None,
-    trace: Any = None,
-    cancel: threading.Event | None = None,
-    on_event: Callable[[Any], None] | None = None,
-) -> ProveReport:
-    """``prover.api.prove`` on ``problem``; ``on_event`` sees every trace event as it happens."""
-    from .api import prove as run_pipeline
-    from .trace import Trace
-
-    tr = trace if trace is not None else Trace(None)
-    if on_event is not None:
-        tr.listen(on_event)
-    t0 = time.monotonic()
-    r = run_pipeline(problem, config, trace=tr, pool=pool, cancel=cancel)
-    return ProveReport(proved=r.proved, proof=r.proof_text, reason=r.reason, mode=r.mode, seconds=round(time.monotonic() - t0, 3))
 
 
 def python(ws: Workspace, code: str) -> str:
@@ -570,7 +544,7 @@ def agent_tools(config: ProverConfig, language: str) -> tuple[ToolSpec, ...]:
     """The lemma agents' tools: ``AGENT_TOOLS``, plus ``hammer`` for Rocq when the checks load
     CoqHammer's reconstruction tactics (``"Hammer.Tactics"`` in ``prover.allowed_requires``), so
     that a lemma proof made of them checks like any other."""
-    if language == "rocq" and "Hammer.Tactics" in config.prover.allowed_requires:
+    if assistant(language).hammer == "CoqHammer" and "Hammer.Tactics" in config.prover.allowed_requires:
         return (*AGENT_TOOLS, HAMMER)
     return AGENT_TOOLS
 ALL = AGENT_TOOLS
@@ -583,8 +557,10 @@ _LINE = re.compile(r"^(?:proof )?line (\d+): ")
 _MICROMEGA = re.compile(r"\b(lia|nia|lra|nra|psatz)\b")
 
 
-def _uses_imports(body: str, language: str) -> bool:
-    return language == "rocq" and bool(_MICROMEGA.search(body))
+def _uses_imports(body: str) -> bool:
+    """The body calls a micromega tactic, which needs the workspace's imports (Rocq's
+    ``allowed_requires``; a Lean workspace has none, so this never adds anything there)."""
+    return bool(_MICROMEGA.search(body))
 
 
 def _diagnostics(errors: tuple[str, ...], shift: int) -> tuple[Diagnostic, ...]:
@@ -603,7 +579,7 @@ def _where(d: Diagnostic) -> str:
 
 
 def _lines(text: str) -> int:
-    """Lines that ``_join(text, ...)`` puts before the joined code."""
+    """Lines that ``join_code(text, ...)`` puts before the joined code."""
     text = text.strip("\n")
     return text.count("\n") + 2 if text else 0
 
@@ -616,7 +592,7 @@ def _open_prefix(body: str) -> str:
 
 def _goals_after(target: Target, helpers: str, prefix: str, budget_s: float | None) -> CheckResult:
     ws = target.ws if budget_s is None else with_check_timeout(target.ws, budget_s)
-    return ws.goals_after(_join(target.context, helpers), target.declaration, prefix)
+    return ws.goals_after(join_code(target.context, helpers), target.declaration, prefix)
 
 
 def with_check_timeout(ws: Workspace, seconds: float) -> Workspace:
@@ -626,7 +602,3 @@ def with_check_timeout(ws: Workspace, seconds: float) -> Workspace:
     prover = ws.config.prover.model_copy(update={"check_timeout_s": float(seconds)})
     return Workspace(ws.problem, ws.config.model_copy(update={"prover": prover}), ws.budget, ws.trace, ws.pool)
 
-
-def _join(a: str, b: str) -> str:
-    a, b = a.strip("\n"), b.strip("\n")
-    return f"{a}\n\n{b}" if a and b else (a or b)

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from lean_tools import sandbox
+from lean_tools.assistant import assistant
 from lean_tools.types import (
     InvalidRequest,
     NotInstalled,
@@ -23,7 +24,6 @@ from lean_tools.types import (
 
 from .budget import Budget
 from .config import ProverConfig
-from .lang import spec
 from .records import Problem, VerdictRecord
 from .trace import Trace
 
@@ -92,8 +92,9 @@ class Workspace:
         self.budget = budget
         self.trace = trace
         self.pool = pool
-        self.lang = spec(problem.language)
-        self.imports = imports_sentence(config.prover.allowed_requires) if problem.language == "rocq" else ""
+        self.lang = assistant(problem.language)
+        """The problem's proof assistant (``lean_tools.assistant``)."""
+        self.imports = self.lang.imports_text(tuple(config.prover.allowed_requires))
         """The allowed extra imports as one sentence ("" if none): loaded in every check and
         placed first among the helpers of a candidate that relies on them."""
         pre = problem.header + problem.preamble
@@ -137,12 +138,12 @@ class Workspace:
     def check_decl(self, context: str, declaration: str, proof: str, *, timeout: float | None = None) -> CheckResult:
         """Check ``declaration`` with ``proof`` after ``context``. Error lines are renumbered
         relative to the proof body ("proof line 2: ..."), the way the model wrote it."""
-        rendered = self.lang.render(declaration, proof)
-        code = _join(context, rendered)
+        rendered = self.lang.render(declaration, proof).strip("\n")
+        code = join_code(context, rendered)
         res = self.check(code, timeout=timeout, final_decl=proof)
         if not res.errors:
             return res
-        opener = "\nProof.\n" if self.problem.language == "rocq" else " := by\n"
+        opener = self.lang.proof_opener
         body_at = len(code) - len(rendered) + rendered.find(opener) + len(opener)
         first = code[:body_at].count("\n") + 1
 
@@ -158,12 +159,7 @@ class Workspace:
 
     def goals_after(self, context: str, declaration: str, prefix: str) -> CheckResult:
         """Goals after running ``prefix`` (possibly empty) on the declaration's proof."""
-        if self.problem.language == "rocq":
-            code = _join(context, f"{declaration.rstrip()}\nProof.\n{prefix.strip()}\n")
-            return self.check(code, attempt=False)
-        body = (prefix.strip() + "\n" if prefix.strip() else "") + "sorry"
-        code = _join(context, self.lang.render(declaration, body))
-        res = self.check(code, attempt=False)
+        res = self.check(join_code(context, self.lang.render_open(declaration, prefix)), attempt=False)
         if not res.goals and res.hole_goals:
             res = CheckResult(res.ok, res.complete, res.errors, res.hole_goals[-1:], res.cpu_s, res.wall_s, res.timed_out, res.hole_goals)
         return res
@@ -177,17 +173,18 @@ class Workspace:
     # --- library search -----------------------------------------------------------------
     def search_library(self, query: str, context: str = "", declaration: str = "") -> str:
         """Rocq: ``Search`` in a batch ``coqtop`` on the header (output is not kept by sessions).
-        Lean: ``exact?``/``apply?`` on the declaration's goal."""
+        Lean: ``exact?``/``apply?`` on the declaration's goal (``library_search_tactics``)."""
         self.budget.check()
-        if self.problem.language == "lean":
+        if self.lang.library_search_tactics:
             out = []
-            for tac in ("exact?", "apply?"):
-                res = self.check(_join(context, self.lang.render(declaration, tac)), attempt=False, timeout=60)
+            for tac in self.lang.library_search_tactics:
+                res = self.check(join_code(context, self.lang.render(declaration, tac)), attempt=False, timeout=60)
                 out.append(f"{tac}: " + "; ".join(res.infos + res.errors or ("closed the goal",)))
             return "\n".join(out)[:4000]
-        q = query.strip().rstrip(".")
-        if not q or "\n" in q or re.search(r"\b(Load|Drop|Redirect|Declare|Require)\b", q):
-            return "error: give one Search pattern, e.g. (_ + _ = _ + _) or Rabs"
+        q = query.strip().rstrip(".").strip()
+        bad = self.lang.search_query_error(q)
+        if bad:
+            return f"error: {bad}"
         try:
             r = sandbox.run(
                 ["coqtop", "-quiet"],
@@ -265,8 +262,8 @@ class Workspace:
         except ImportError as e:
             return VerdictRecord(accepted=False, reason=f"soundness verifier unavailable: {e}")
         p = self.problem
-        extra = {"allowed_requires": frozenset(self.config.prover.allowed_requires)} if p.language == "rocq" else {}
-        v = verify(p.text, candidate, p.language, theorem=p.theorem_name, timeout=self.config.prover.verify_timeout_s, **extra)
+        allowed = frozenset(self.config.prover.allowed_requires)  # Rocq helpers' Require; Lean ignores it
+        v = verify(p.text, candidate, p.language, theorem=p.theorem_name, timeout=self.config.prover.verify_timeout_s, allowed_requires=allowed)
         cpu = float(getattr(v, "cpu_seconds", 0.0) or getattr(v, "wall_seconds", 0.0) or 0.0)
         self.budget.charge_check(cpu, attempt=False)
         return VerdictRecord(accepted=bool(v.accepted), reason=str(v.reason))
@@ -281,18 +278,7 @@ def strip_imports(proof: str) -> str:
     return re.sub(r"\A(?:\s*(?:From\s+\S+\s+)?Require\s+(?:Import\s+|Export\s+)?[^.]*\.\s*)+", "", proof)
 
 
-def imports_sentence(modules: tuple[str, ...]) -> str:
-    """``("Coq.Lia", "Coq.Lra", "Foo")`` -> ``From Coq Require Import Lia Lra.\nRequire Import Foo.``"""
-    roots: dict[str, list[str]] = {}
-    for m in modules:
-        root, _, name = m.rpartition(".")
-        roots.setdefault(root, []).append(name)
-    lines = [
-        f"From {root} Require Import {' '.join(names)}." if root else f"Require Import {' '.join(names)}." for root, names in roots.items()
-    ]
-    return "\n".join(lines)
-
-
-def _join(context: str, code: str) -> str:
-    context = context.strip("\n")
-    return f"{context}\n\n{code}" if context else code
+def join_code(a: str, b: str) -> str:
+    """Two pieces of code, one blank line apart (blank lines at their ends dropped); either may be empty."""
+    a, b = a.strip("\n"), b.strip("\n")
+    return f"{a}\n\n{b}" if a and b else (a or b)

@@ -57,12 +57,12 @@ _PROOF_QED = re.compile(r"Proof\.(.*?)(?:Qed\.|Defined\.|$)", re.DOTALL)
 
 def proof_of(text: str, calls) -> str:
     """The script a reply proposes: its first ``check`` call's proof, else its last fenced block, else ""."""
-    from prover.lang import spec
+    from lean_tools.assistant import ROCQ
 
     for c in calls:
         if c.name == CHECK_TOOL and c.arguments is not None:
             return str(c.arguments.get("proof") or "").strip()
-    code = spec("rocq").extract_code(text)
+    code = ROCQ.extract_code(text)
     if code is None:
         m = _PROOF_QED.search(text)  # an unfenced "Proof. ... Qed." is a proof too
         return m.group(1).strip() if m else ""

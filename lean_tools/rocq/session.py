@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from .. import sandbox
 from ..procstat import ProcessTree
+from ..source import ParseError, mask
 from ..types import (
     CommandOutcome,
     Hole,
@@ -85,49 +86,12 @@ _HOLE_WORDS = re.compile(r"\b(admit|Admitted|give_up)\b")
 
 
 def strip_comments(code: str) -> str:
-    """Blank out Rocq comments (nested) and string literals, keeping offsets. Raises on unterminated ones."""
-    out = list(code)
-    i, n, depth = 0, len(code), 0
-    in_string = False
-    while i < n:
-        c2 = code[i : i + 2]
-        if in_string:
-            if code[i] == '"':
-                if code[i + 1 : i + 2] == '"':
-                    out[i] = out[i + 1] = " "
-                    i += 2
-                    continue
-                in_string = False
-            elif code[i] != "\n":
-                out[i] = " "
-            i += 1
-        elif depth:
-            if c2 == "(*":
-                depth += 1
-                out[i] = out[i + 1] = " "
-                i += 2
-            elif c2 == "*)":
-                depth -= 1
-                out[i] = out[i + 1] = " "
-                i += 2
-            else:
-                if code[i] != "\n":
-                    out[i] = " "
-                i += 1
-        elif c2 == "(*":
-            depth = 1
-            out[i] = out[i + 1] = " "
-            i += 2
-        elif code[i] == '"':
-            in_string = True
-            i += 1
-        else:
-            i += 1
-    if depth:
-        raise InvalidRequest("unterminated comment in Rocq code")
-    if in_string:
-        raise InvalidRequest("unterminated string literal in Rocq code")
-    return "".join(out)
+    """``code`` with comments and strings blanked, offsets kept (``lean_tools.source.mask``, the
+    one comment masker); an unterminated comment or string is refused as ``InvalidRequest``."""
+    try:
+        return mask(code, "rocq")
+    except ParseError as e:
+        raise InvalidRequest(f"{e} in Rocq code") from None
 
 
 def validate_block(code: str) -> str:
@@ -220,7 +184,7 @@ class RocqSession:
         self._tmp: str | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------
-    def __enter__(self) -> "RocqSession":
+    def __enter__(self) -> RocqSession:
         self.start()
         return self
 

@@ -2,7 +2,8 @@
 
 ``render(name, **values)`` fills ``$name`` placeholders (``string.Template``, so braces in
 code need no escaping); a placeholder left without a value raises ``KeyError``.
-``language_values(language)`` gives the per-language words the templates use.
+The per-language words the templates use are ``ProofAssistant.prompt_values``
+(``lean_tools.assistant``).
 """
 
 from __future__ import annotations
@@ -22,22 +23,3 @@ def template(name: str) -> Template:
 def render(name: str, **values: object) -> str:
     return template(name).substitute({k: str(v) for k, v in values.items()})
 
-
-def language_values(language: str) -> dict[str, str]:
-    if language == "rocq":
-        return {
-            "language": "Rocq (Coq 8.16)",
-            "fence": "coq",
-            "lemma_keyword": "Lemma",
-            "hole_example": "`Admitted.` right after the statement",
-            "proof_shape": "of the tactic script between `Proof.` and `Qed.` (without those two words)",
-            "forbidden": "`admit`, `Admitted`, `Axiom`, `Abort` or changes to the statement",
-        }
-    return {
-        "language": "Lean 4 with Mathlib",
-        "fence": "lean",
-        "lemma_keyword": "lemma",
-        "hole_example": "`:= by sorry`",
-        "proof_shape": "after `:= by` (the tactic block, without `:= by`)",
-        "forbidden": "`sorry`, `admit`, `axiom`, `native_decide` or changes to the statement",
-    }

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from lean_tools import sandbox
-from lean_tools.backends import get_backend, language_of
+from lean_tools.assistant import assistant, assistant_for_path
 from lean_tools.pool import SessionPool
 from lean_tools.rocq.checker import RocqChecker, parse_coq_messages
 from lean_tools.rocq.session import RocqSession, strip_comments, validate_block
@@ -177,11 +177,13 @@ def test_parse_messages_warning_and_error():
     assert msgs[1].text == "boom" and msgs[1].pos.line == 3
 
 
-def test_backend_lookup():
-    assert get_backend("rocq").hole == "admit"
-    assert language_of("x.lean") == "lean"
+def test_assistant_lookup():
+    assert assistant("rocq").hole == "admit" and assistant("rocq").suffix == ".v"
+    assert assistant_for_path("x.lean").name == "lean" and assistant_for_path("dir/y.v") is assistant("rocq")
     with pytest.raises(ValueError, match="unknown file type"):
-        language_of("x.txt")
+        assistant_for_path("x.txt")
+    with pytest.raises(ValueError, match="unknown proof assistant 'coq'"):
+        assistant("coq")
 
 
 def test_pool_reuses_recycles_and_replaces_dead_sessions():

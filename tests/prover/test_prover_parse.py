@@ -2,8 +2,8 @@ import networkx as nx
 import pytest
 from prover_testlib import DATA
 
+from lean_tools.assistant import LEAN, ROCQ, assistant
 from prover.errors import BadProblem
-from prover.lang import LEAN, ROCQ
 from prover.problem import load_problem, problem_from_text, render_candidate
 from sketch.graph import dependency_graph, needed_lemmas
 from sketch.parse import SketchParseError, parse_sketch
@@ -30,7 +30,7 @@ def test_bad_problems(text, needle):
     if needle is None:
         assert problem_from_text(text, "rocq").theorem_name == "b"  # default: the last open one
         assert problem_from_text(text, "rocq", theorem="a").theorem_name == "a"
-        with pytest.raises(BadProblem, match="no theorem named|not found"):
+        with pytest.raises(BadProblem, match=r"no theorem named|not found"):
             problem_from_text(text, "rocq", theorem="zzz")
         return
     with pytest.raises(BadProblem, match=needle):
@@ -76,12 +76,38 @@ Qed.
 
 
 def test_parse_sketch_and_graph():
-    ps = parse_sketch(SKETCH, "rocq", "t")
+    ps = parse_sketch(SKETCH, assistant("rocq"), "t")
     assert [lem.name for lem in ps.lemmas] == ["l1", "l2", "unused"]
     assert ps.lemmas[0].proof is None and "rewrite l1" in ps.lemmas[1].proof
     g = dependency_graph(ps.lemmas, "t", ps.main_proof)
     assert isinstance(g, nx.DiGraph)
     assert needed_lemmas(g, "t") == ["l1", "l2"]  # dependencies first; unused dropped
+
+
+def test_sketch_keeps_attributed_and_property_lemmas():
+    """The sketch reads declarations with the verdict's parser: a `#[local] Lemma` and a
+    `Property` are lemmas too (an earlier second parser dropped both, silently)."""
+    reply = (
+        "```coq\n#[local] Lemma l1 (n : nat) : n + 0 = n.\nAdmitted.\n"
+        "Property l2 (n : nat) : 0 + n = n.\nProof. reflexivity. Qed.\n"
+        "Theorem t (n : nat) : 0 + n + 0 = n.\nProof. rewrite l1. apply l2. Qed.\n```"
+    )
+    ps = parse_sketch(reply, ROCQ, "t")
+    assert [lem.name for lem in ps.lemmas] == ["l1", "l2"]
+    assert ps.lemmas[0].declaration == "#[local] Lemma l1 (n : nat) : n + 0 = n." and ps.lemmas[0].proof is None
+    assert ps.lemmas[1].declaration.startswith("Property l2") and ps.lemmas[1].proof.strip() == "reflexivity."
+    assert ps.main_proof.strip() == "rewrite l1. apply l2."
+
+
+def test_declarations_of_model_output_are_lenient():
+    """An unterminated comment in model output blanks to the end instead of raising; a Lean
+    `example` has no name and is not a declaration one can refer to."""
+    ds = ROCQ.declarations("Lemma a : True.\nProof. exact I. Qed.\n(* unfinished")
+    assert [d.name for d in ds] == ["a"] and not ROCQ.has_hole(ds[0].proof)
+    lean = "theorem a : True := by\n  trivial\n\nexample : 1 = 1 := rfl\n\nlemma b : True := trivial\n/- open"
+    ds = LEAN.declarations(lean)
+    assert [d.name for d in ds] == ["a", "b"] and ds[0].proof.strip() == "trivial"
+    assert ds[1].proof.startswith(" trivial") and not LEAN.has_hole(ds[1].proof)
 
 
 @pytest.mark.parametrize(
@@ -95,7 +121,7 @@ def test_parse_sketch_and_graph():
 )
 def test_parse_sketch_errors(reply, msg):
     with pytest.raises(SketchParseError, match=msg):
-        parse_sketch(reply, "rocq", "t")
+        parse_sketch(reply, assistant("rocq"), "t")
 
 
 def test_cycle_is_an_error():
@@ -116,10 +142,9 @@ def test_assembled_candidates_pass_the_static_soundness_rules(language, path):
     from prover_testlib import ROOT
 
     from lean_tools.soundness import verify
-    from prover.lang import spec
 
     p = load_problem(ROOT / path)
-    lang = spec(language)
+    lang = assistant(language)
     if language == "lean":
         lemma = lang.render("lemma step (x : ℝ) (h : 2 * (2 * (2 * (2 * x))) = 48) : 16 * x = 48", "linarith")
         cand = render_candidate(p, "have := step x h₀\nlinarith", lemma)

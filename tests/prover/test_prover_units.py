@@ -64,8 +64,10 @@ def test_live_view_renders_lemma_tree():
 
 
 def test_every_prompt_renders_for_both_languages():
-    for lang in ("rocq", "lean"):
-        v = prompts.language_values(lang)
+    from lean_tools.assistant import ASSISTANTS
+
+    for pa in ASSISTANTS.values():
+        v = dict(pa.prompt_values)
         assert "```" in prompts.render("informal", statement_block="T", **v)
         assert "theorem `t`" in prompts.render("sketch", theorem_name="t", context="c", declaration="d", informal="i", feedback="", **v)
         prompts.render("sketch_repair", errors="e", theorem_name="t", **v)

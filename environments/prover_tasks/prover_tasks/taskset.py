@@ -149,9 +149,10 @@ def _rows(cfg: ProverTasksetConfig):
 
 
 def _words(language: str) -> dict[str, str]:
-    return {"assistant": "Rocq (Coq)" if language == "rocq" else "Lean 4",
-            "fence": "coq" if language == "rocq" else "lean",
-            "hole": "Admitted." if language == "rocq" else "sorry"}
+    from lean_tools.assistant import assistant
+
+    pa = assistant(language)
+    return {"assistant": pa.display_name, "fence": pa.fences[0], "hole": pa.placeholder}
 
 
 def _system(language: str) -> str:
@@ -165,9 +166,9 @@ def _prompt(text: str, language: str, theorem: str) -> str:
 # --- scoring -------------------------------------------------------------------------------------
 def final_candidate(trace: Any, language: str) -> tuple[str | None, str]:
     """(the answer's candidate text, where it came from) or (None, reason)."""
-    from prover.lang import spec
+    from lean_tools.assistant import assistant
 
-    lang = spec(language)
+    lang = assistant(language)
     messages = list(trace.assistant_messages) if hasattr(trace, "assistant_messages") else []
     if messages and messages[-1].content:
         code = lang.extract_code(messages[-1].content)
