@@ -69,6 +69,10 @@ class SamplingConfig(_Cfg):
     logprobs: bool = False
     """Ask for the sampled tokens' log-probabilities (and token ids where the server gives
     them): ``ChatResponse.logprobs`` / ``token_ids``."""
+    tool_choice: Literal["auto", "required"] = "auto"
+    """With tools: ``auto`` lets the model answer in text or call tools; ``required`` asks for a
+    tool call (OpenAI servers: ``tool_choice``, enforced by vLLM's guided decoding; in-process
+    backends: the answer is started with ``<tool_call>``; text-tool mode cannot enforce it)."""
 
 
 class BudgetConfig(_Cfg):

@@ -139,6 +139,9 @@ class _Start:
     max_new: int
     left: float | None
     t0: float
+    prefix: str = ""
+    """Text the answer was started with (``<tool_call>`` for ``tool_choice = "required"``):
+    it ends the prompt and is put back in front of the generated text before parsing."""
 
 
 class _Local:
@@ -164,27 +167,30 @@ class _Local:
     def encode(self, text: str) -> list[int]:
         return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
-    def start(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], max_tokens: int) -> _Start | ChatResponse:
+    def start(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], sampling: SamplingConfig) -> _Start | ChatResponse:
         """The preamble of every generation: the deadline's time left (an error response when
-        it has passed), then the prompt fitted to the window (an error response when it cannot)."""
+        it has passed), then the prompt fitted to the window (an error response when it cannot),
+        ended with ``<tool_call>`` when a tool call is required."""
         t0 = time.monotonic()
         left = seconds_left(current_deadline())
         if left is not None and left <= 0:
             return error_response("no time left in the budget for a model call")
-        prepared = self.prepare(messages, tools, max_tokens)
+        prefix = "<tool_call>\n" if tools and sampling.tool_choice == "required" else ""
+        prepared = self.prepare(messages, tools, sampling.max_tokens, prefix=prefix)
         if isinstance(prepared, str):
             return error_response(prepared)
-        return _Start(ids=prepared[0], max_new=prepared[1], left=left, t0=t0)
+        return _Start(ids=prepared[0], max_new=prepared[1], left=left, t0=t0, prefix=prefix)
 
     def prepare(
-        self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], max_tokens: int
+        self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], max_tokens: int, *, prefix: str = ""
     ) -> tuple[list[int], int] | str:
-        """(prompt ids, max new tokens), trimming old turns to fit; or why it cannot fit."""
+        """(prompt ids, max new tokens), trimming old turns to fit; or why it cannot fit.
+        ``prefix`` is appended to the rendered prompt (the start of the answer)."""
         room = min(max_tokens, MIN_COMPLETION)
         msgs: list[ChatMessage] | None = list(messages)
         while msgs is not None:
             try:
-                ids = self.encode(self.render(msgs, tools))
+                ids = self.encode(self.render(msgs, tools) + prefix)
             except Exception as e:  # noqa: BLE001 - a template that fails on this conversation is a value
                 return f"chat template failed: {type(e).__name__}: {e}"
             if len(ids) + room <= self.context_len:
@@ -251,7 +257,7 @@ class TransformersChat(_Local):
         self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling: SamplingConfig | None = None
     ) -> ChatResponse:
         s = sampling or self.sampling
-        req = self.start(messages, tools, s.max_tokens)
+        req = self.start(messages, tools, s)
         if isinstance(req, ChatResponse):
             return req
         ids, max_new, left, t0 = req.ids, req.max_new, req.left, req.t0
@@ -286,7 +292,7 @@ class TransformersChat(_Local):
         except Exception as e:  # noqa: BLE001 - a failed generation is a value
             return error_response(f"generation failed: {type(e).__name__}: {e}", latency_s=time.monotonic() - t0)
         finished = bool(new) and eos is not None and new[-1] == eos
-        return self.respond(text, tools, len(ids), new, logprobs, "stop" if finished else "length", t0)
+        return self.respond(req.prefix + text, tools, len(ids), new, logprobs, "stop" if finished else "length", t0)
 
 
 class VLLMChat(_Local):
@@ -352,7 +358,7 @@ class VLLMChat(_Local):
         self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling: SamplingConfig | None = None
     ) -> ChatResponse:
         s = sampling or self.sampling
-        req = self.start(messages, tools, s.max_tokens)
+        req = self.start(messages, tools, s)
         if isinstance(req, ChatResponse):
             return req
         ids, max_new, left, t0 = req.ids, req.max_new, req.left, req.t0
@@ -381,7 +387,7 @@ class VLLMChat(_Local):
             found = [step[tok].logprob for step, tok in zip(comp.logprobs, token_ids, strict=False) if step is not None and tok in step]
             logprobs = found if len(found) == len(token_ids) else None
         finish = "length" if comp.finish_reason == "length" else "stop"
-        return self.respond(comp.text, tools, len(ids), token_ids, logprobs, finish, t0)
+        return self.respond(req.prefix + comp.text, tools, len(ids), token_ids, logprobs, finish, t0)
 
     def load_weights(self, weights: Iterable[tuple[str, Any]]) -> None:
         """Replace model weights in place (names as in the Hugging Face checkpoint), e.g. after

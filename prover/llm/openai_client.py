@@ -26,7 +26,8 @@ What the client does around the SDK (its own retries are off; this loop owns the
 - **A model the server does not serve** (absent from ``/v1/models``, or a 404 naming it) is
   an error value at once, ``"model not served: ..."`` listing what the server has; nothing
   more is sent.
-- **Tools.** ``tools`` are sent with ``tool_choice: "auto"``. A server without tool parsing
+- **Tools.** ``tools`` are sent with ``tool_choice: "auto"`` (``"required"`` when the
+  sampling asks for it). A server without tool parsing
   answers 400 (vLLM: '"auto" tool choice requires --enable-auto-tool-choice ...'); the
   client then switches to text tools (described in the system prompt, calls read from
   ``<tool_call>`` blocks) for good, once, and flags that response (``fallback``).
@@ -344,7 +345,7 @@ class OpenAIChat:
                 kwargs["extra_body"] = {"return_token_ids": True, "return_tokens_as_token_ids": True}
             if tools_json:
                 kwargs["tools"] = [t.openai() for t in tools]
-                kwargs["tool_choice"] = "auto"
+                kwargs["tool_choice"] = sampling.tool_choice
             attempts += 1
             retry_after: float | None = None
             prompt_chars = sum(len(json.dumps(m)) + 8 for m in msgs) + len(tools_json)
@@ -392,7 +393,8 @@ class OpenAIChat:
                         continue
                     if status == 404 and _NOT_FOUND.search(detail):
                         self._not_served(None)
-                        return (error_response(f"{self.missing_model}: {detail[:200]}", latency_s=time.monotonic() - t0, attempts=attempts),)
+                        err = f"{self.missing_model}: {detail[:200]}"
+                        return (error_response(err, latency_s=time.monotonic() - t0, attempts=attempts),)
                     if status == 400 and not learned_ctx and self._learn_context(detail):
                         learned_ctx = True
                         continue

@@ -23,7 +23,14 @@ ASK = [ChatMessage(role="system", content="You prove lemmas."), ChatMessage(role
 
 
 def client(server, *, max_tokens=4096, sleeps=None, **kw):
-    cfg = ModelConfig(type="openai", model=server.model, endpoint=server.url, timeout_s=kw.pop("timeout_s", 10.0), backoff_s=kw.pop("backoff_s", 0.01), **kw)
+    cfg = ModelConfig(
+        type="openai",
+        model=server.model,
+        endpoint=server.url,
+        timeout_s=kw.pop("timeout_s", 10.0),
+        backoff_s=kw.pop("backoff_s", 0.01),
+        **kw,
+    )
     sleep = (lambda s: sleeps.append(s)) if sleeps is not None else time.sleep
     return OpenAIChat(cfg, SamplingConfig(max_tokens=max_tokens, temperature=0.0), sleep=sleep, jitter=lambda: 0.5)
 
@@ -259,7 +266,9 @@ def test_standin_is_strict_about_what_vllm_rejects():
     import urllib.request
 
     def post(url, body):
-        req = urllib.request.Request(url + "/chat/completions", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            url + "/chat/completions", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+        )
         try:
             with urllib.request.urlopen(req, timeout=5) as resp:
                 return resp.status
@@ -319,3 +328,10 @@ def test_a_404_naming_the_model_is_remembered():
         r2 = c.chat(ASK)
     assert r1.error.startswith("model not served") and "does not exist" in r1.error
     assert r2.error.startswith("model not served") and len(s.requests) == 1
+
+
+def test_required_tool_choice_is_sent():
+    with VLLMStandIn([Reply("", tool_calls=[call("check_proof", '{"proof": "lia."}')])]) as s:
+        r = client(s).chat(ASK, tools=[TOOL], sampling=SamplingConfig(max_tokens=32, tool_choice="required"))
+    assert r.ok and r.tool_calls[0].arguments == {"proof": "lia."}
+    assert s.requests[0]["tool_choice"] == "required"

@@ -196,7 +196,8 @@ def test_lemmas_are_proved_in_parallel(problem, agent_config):
     two = (
         "```coq\nLemma double_mono (n m : nat) : n <= m -> 2 * n <= 2 * m.\nAdmitted.\n"
         "Lemma plus_one (k j : nat) : k <= j -> k <= j + 1.\nAdmitted.\n"
-        "Theorem double_le (n m : nat) : n <= m -> 2 * n <= 2 * m + 1.\nProof.\n  intros H. apply plus_one. apply double_mono. exact H.\nQed.\n```"
+        "Theorem double_le (n m : nat) : n <= m -> 2 * n <= 2 * m + 1.\nProof.\n"
+        "  intros H. apply plus_one. apply double_mono. exact H.\nQed.\n```"
     )
     r = Router(sketch=[two], lemmas={"double_mono": [CHECK_LIA], "plus_one": [CHECK_LIA]})
     res, tr = run(problem, agent_config.with_overrides(prover__workers=2), r)
@@ -254,3 +255,22 @@ def test_against_a_vllm_without_tool_parser(problem, agent_config):
     assert all(e.data["backend"] == "openai" and e.data["model"] == "smollm2" for e in calls)
     assert ["check"] in [e.data["tool_calls"] for e in calls]
     assert all(b["max_tokens"] <= 4096 for b in s.requests)
+
+
+def test_after_a_prose_answer_the_agent_asks_for_a_tool_call(problem, agent_config):
+    """An agent turn answered with neither a tool call nor a proof makes the next turn ask for
+    a call (``tool_choice = "required"``); once the model called a tool it is back to ``auto``."""
+    r = Router(sketch=[GOOD], lemmas={"double_mono": ["I believe the lemma holds.", {"tool": "goals", "args": {"proof": ""}}, CHECK_LIA]})
+    choices = []
+
+    class Recording:
+        name = "recording"
+
+        def chat(self, messages, *, tools=(), sampling=None):
+            if tools:
+                choices.append(None if sampling is None else sampling.tool_choice)
+            return r.llm.chat(messages, tools=tools, sampling=sampling)
+
+    res, _ = run(problem, agent_config, Recording())
+    assert res.proved, res.reason
+    assert choices == [None, "required", None]

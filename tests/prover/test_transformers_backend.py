@@ -6,10 +6,10 @@ transformers = pytest.importorskip("transformers")
 torch = pytest.importorskip("torch")
 tokenizers = pytest.importorskip("tokenizers")
 
-from prover.config import ModelConfig, ProverConfig, SamplingConfig
-from prover.llm import make_llm
-from prover.llm.base import ChatMessage, ToolSpec
-from prover.llm.local import TransformersChat
+from prover.config import ModelConfig, ProverConfig, SamplingConfig  # noqa: E402 - after the importorskip guards
+from prover.llm import make_llm  # noqa: E402 - after the importorskip guards
+from prover.llm.base import ChatMessage, ToolSpec  # noqa: E402 - after the importorskip guards
+from prover.llm.local import TransformersChat  # noqa: E402 - after the importorskip guards
 
 
 def tiny_model_dir(tmp_path):
@@ -57,3 +57,17 @@ def test_missing_weights_is_backend_unavailable(tmp_path):
 
     with pytest.raises(BackendUnavailable):
         TransformersChat(ModelConfig(type="transformers", model=str(tmp_path / "nothing")))
+
+
+def test_required_tool_choice_starts_the_answer_with_a_call(tmp_path):
+    """``tool_choice = "required"`` in process: the prompt ends with ``<tool_call>``, so what the
+    (random) model writes is read as a call; cut off by the token limit, it is a value with ``error``."""
+    d = tiny_model_dir(tmp_path)
+    llm = TransformersChat(ModelConfig(type="transformers", model=str(d)), SamplingConfig(max_tokens=4, temperature=0.0))
+    tool = ToolSpec(name="check_proof", description="check", parameters={"type": "object", "properties": {}})
+    msgs = [ChatMessage(role="user", content="prove it")]
+    plain = llm.chat(msgs, tools=[tool])
+    forced = llm.chat(msgs, tools=[tool], sampling=SamplingConfig(max_tokens=4, temperature=0.0, tool_choice="required"))
+    assert plain.ok and forced.ok and plain.tool_calls == ()
+    assert len(forced.tool_calls) == 1 and forced.tool_calls[0].error is not None and forced.tool_calls[0].arguments is None
+    assert forced.usage.prompt_tokens > plain.usage.prompt_tokens
