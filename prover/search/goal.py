@@ -12,11 +12,46 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 Kind = Literal["close", "step"]
+
+
+class Quotients(BaseModel):
+    """A step wrote ``x`` and ``y`` as multiples of their gcd (``x = v * ql``): ``names`` are the
+    quotient variables it introduced, new unknowns the bounded case splits may enumerate."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["quotients"] = "quotients"
+    names: tuple[str, ...]
+
+
+class ClosedForm(BaseModel):
+    """A step proved the closed form of ``sequence`` and instantiated it: not worth doing twice."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["closed-form"] = "closed-form"
+    sequence: str
+
+
+class InductionHypotheses(BaseModel):
+    """A step ran an induction: ``names`` are its induction hypotheses' names (Rocq appends a
+    digit when a name is taken, ``IHn0``), which the rewriting families may use."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["induction"] = "induction"
+    names: tuple[str, ...]
+
+
+Fact = Annotated[Quotients | ClosedForm | InductionHypotheses, Field(discriminator="kind")]
+"""What one family tells the others about the goals its candidate leaves: carried by the
+candidate, accumulated along the search path, read by later families (never a hypothesis-name
+convention)."""
 
 
 class Candidate(BaseModel):
@@ -37,6 +72,8 @@ class Candidate(BaseModel):
     runner: Literal["tactic", "hammer", "replay"] = "tactic"
     """``hammer``: run CoqHammer on the state instead (``hammer.py``), the proof keeps its
     reconstruction; ``replay``: ``tactic`` is such a reconstruction, run as a whole sentence."""
+    facts: tuple[Fact, ...] = ()
+    """What the goals this candidate leaves are known to hold (``Fact``), for later families."""
 
 
 @dataclass(frozen=True)
@@ -67,7 +104,7 @@ class GoalInfo:
 
 
 _HYP_LINE = re.compile(r"^ {0,2}(?P<names>[^\s:,][^:]*?)\s*:\s(?P<type>.*)$")
-_NAME = re.compile(r"^[A-Za-z_\u0370-\u03ff\u2080-\u209c'][\w'\u2080-\u209c\u0370-\u03ff]*$")
+NAME = re.compile(r"^[A-Za-z_\u0370-\u03ff\u2080-\u209c'][\w'\u2080-\u209c\u0370-\u03ff]*$")
 
 
 def parse_goal(text: str, language: str, others: int = 0) -> GoalInfo:
@@ -100,7 +137,7 @@ def parse_goal(text: str, language: str, others: int = 0) -> GoalInfo:
         m = _HYP_LINE.match(line) if not line.startswith("    ") else None
         if m:
             names = tuple(n for n in re.split(r"[,\s]+", m.group("names")) if n)
-            if names and all(_NAME.match(n) for n in names):
+            if names and all(NAME.match(n) for n in names):
                 hyps.append(Hyp(names=names, type=m.group("type").strip()))
                 continue
         if hyps:  # continuation of the previous hypothesis' type
@@ -177,3 +214,210 @@ class ProblemContext:
         return cls(
             local_defs=defs, scope=open_scope(header), big_numbers=big, inductives=header_inductives(header), fixpoints=header_fixpoints(header)
         )
+
+
+# --- reading terms of the goal (shared by the families) ------------------------------------
+
+def is_eq(t: str) -> bool:
+    return bool(re.search(r"(?<![<>:])=(?![>])", t)) and "<>" not in t and "<=" not in t and ">=" not in t
+
+
+def leading_arg(rest: str) -> str | None:
+    """The function argument at the start of ``rest``: a parenthesised group or a word."""
+    if rest.startswith("("):
+        depth = 0
+        for j, ch in enumerate(rest):
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+            if depth == 0:
+                return rest[: j + 1]
+        return None
+    w = re.match(r"[\w'.]+", rest)
+    return w.group(0) if w else None
+
+
+def operand_before(text: str, end: int) -> str | None:
+    """The operand ending just before ``text[end]``: a parenthesised group or a word/number."""
+    i = end
+    while i > 0 and text[i - 1] == " ":
+        i -= 1
+    if i > 0 and text[i - 1] == ")":
+        depth, j = 0, i - 1
+        while j >= 0:
+            depth += {")": 1, "(": -1}.get(text[j], 0)
+            if depth == 0:
+                return text[j:i]
+            j -= 1
+        return None
+    m = re.search(r"[\w'.]+$", text[:i])
+    return m.group(0) if m else None
+
+
+def args_of(g: GoalInfo, functions: str) -> list[str]:
+    """The distinct arguments the goal applies the named functions to (``sin|cos``)."""
+    text = " ".join(g.all_text.split())
+    args: list[str] = []
+    for m in re.finditer(rf"\b(?:{functions})\s+", text):
+        arg = leading_arg(text[m.end() :])
+        if arg and arg not in args:
+            args.append(arg)
+    return args
+
+
+def eval_numeral(expr: str):
+    """Exact value of a closed ``+ - * / ^`` numeral expression, or None."""
+    import ast
+    from fractions import Fraction
+
+    if not re.fullmatch(r"[\d\s+\-*/^().]+", expr):
+        return None
+    try:
+        tree = ast.parse(expr.replace("^", "**"), mode="eval")
+    except SyntaxError:
+        return None
+
+    def ev(n):
+        if isinstance(n, ast.Expression):
+            return ev(n.body)
+        if isinstance(n, ast.Constant) and isinstance(n.value, int):
+            return Fraction(n.value)
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+            return -ev(n.operand)
+        if isinstance(n, ast.BinOp):
+            a, b = ev(n.left), ev(n.right)
+            if isinstance(n.op, ast.Add):
+                return a + b
+            if isinstance(n.op, ast.Sub):
+                return a - b
+            if isinstance(n.op, ast.Mult):
+                return a * b
+            if isinstance(n.op, ast.Div) and b != 0:
+                return a / b
+            if isinstance(n.op, ast.Pow) and b.denominator == 1 and 0 <= b <= 64:
+                return a ** int(b)
+        raise ValueError
+
+    try:
+        return ev(tree)
+    except (ValueError, ZeroDivisionError, RecursionError):
+        return None
+
+
+def int_root(n: int, k: int) -> int:
+    """``floor(n ** (1 / k))`` in integers (a float root is wrong for large ``n``)."""
+    r = int(round(n ** (1.0 / k)))
+    while r**k > n:
+        r -= 1
+    while (r + 1) ** k <= n:
+        r += 1
+    return r
+
+
+def int_of(text: str) -> int:
+    return int(text.replace("(", "").replace(")", "").replace(" ", ""))
+
+
+_BOUND = re.compile(r"^(?P<v>[A-Za-z_]\w*)\s*(?P<op><=|<)\s*(?P<k>\d+)$|^(?P<k2>\d+)\s*(?P<op2>>=|>)\s*(?P<v2>[A-Za-z_]\w*)$")
+
+
+def small_bounds(g: GoalInfo, limit: int = 100) -> list[tuple[str, int]]:
+    nats = set(g.vars_of("nat"))
+    out = []
+    for h in g.hyps:
+        m = _BOUND.match(h.type.strip())
+        if not m:
+            continue
+        v = m.group("v") or m.group("v2")
+        k = int(m.group("k") or m.group("k2"))
+        strict = (m.group("op") or m.group("op2")) in ("<", ">")
+        top = k - 1 if strict else k
+        if v in nats and 0 <= top <= limit:
+            out.append((v, top))
+    return out
+
+
+_INT = r"\(?-?\s*\d+\)?"
+
+
+_LOWER = [re.compile(rf"^(?P<k>{_INT})\s*(?P<op><=|<)\s*(?P<v>[A-Za-z_]\w*)$"), re.compile(rf"^(?P<v>[A-Za-z_]\w*)\s*(?P<op>>=|>)\s*(?P<k>{_INT})$")]
+
+
+_UPPER = [re.compile(rf"^(?P<v>[A-Za-z_]\w*)\s*(?P<op><=|<)\s*(?P<k>{_INT})$"), re.compile(rf"^(?P<k>{_INT})\s*(?P<op>>=|>)\s*(?P<v>[A-Za-z_]\w*)$")]
+
+
+def int_ranges(g: GoalInfo, width: int = 40) -> list[tuple[str, int, int]]:
+    """``(v, lo, hi)`` for ``Z`` variables bounded on both sides by numerals in the hypotheses
+    (``0 < x``, ``x <= 9``, ``1 <= x <= 9``), with at most ``width`` values in between."""
+    zs = set(g.vars_of("Z"))
+    lo: dict[str, int] = {}
+    hi: dict[str, int] = {}
+    facts = []
+    for h in g.hyps:
+        t = " ".join(h.type.split()).replace("%Z", "")
+        m = re.fullmatch(rf"({_INT})\s*(<=|<)\s*([A-Za-z_]\w*)\s*(<=|<)\s*({_INT})", t)
+        if m:
+            facts += [f"{m.group(1)} {m.group(2)} {m.group(3)}", f"{m.group(3)} {m.group(4)} {m.group(5)}"]
+        else:
+            facts += [part.strip() for part in t.split("/\\")]
+    for f in facts:
+        for pat in _LOWER:
+            m = pat.match(f)
+            if m and m.group("v") in zs:
+                k = int_of(m.group("k")) + (1 if m.group("op") in ("<", ">") else 0)
+                lo[m.group("v")] = max(k, lo.get(m.group("v"), k))
+        for pat in _UPPER:
+            m = pat.match(f)
+            if m and m.group("v") in zs:
+                k = int_of(m.group("k")) - (1 if m.group("op") in ("<", ">") else 0)
+                hi[m.group("v")] = min(k, hi.get(m.group("v"), k))
+    return [(v, lo[v], hi[v]) for v in lo if v in hi and 0 <= hi[v] - lo[v] < width]
+
+
+FUN_DEF = re.compile(r"^forall\s+(?P<binders>[^,]*),\s*(?P<conds>(?:[^,]*?->\s*)*)(?P<f>[A-Za-z_]\w*)\s+[^=]*=")
+
+
+def defined_function(hyp_type: str) -> str | None:
+    """``f`` when the hypothesis reads ``forall x ..., f <args> = ...`` with ``f`` not bound."""
+    m = FUN_DEF.match(hyp_type)
+    if not m:
+        return None
+    bound = set(re.findall(r"[A-Za-z_]\w*", m.group("binders")))
+    return None if m.group("f") in bound else m.group("f")
+
+
+def equation_numeral_max(g: GoalInfo, top: int) -> int:
+    """The largest numeral in ``2..top`` of an unquantified hypothesis equation (0 if none): the
+    bound ``nia`` is asked to prove for a variable before a case split."""
+    nums = [
+        int(n)
+        for h in g.hyps
+        if "=" in h.type and "forall" not in h.type and "∀" not in h.type
+        for n in re.findall(r"(?<![\w.])(\d+)(?![\w.])", h.type)
+    ]
+    return max([n for n in nums if 2 <= n <= top], default=0)
+
+
+def stated(g: GoalInfo) -> str:
+    """The conclusion and the unquantified hypotheses: where the indices of a sequence that a
+    problem mentions stand (``a 1 = .. -> a 9 = .. -> a 5 = ..``)."""
+    return g.concl + "\n" + "\n".join(t.type for t in g.hyps if "forall" not in t.type)
+
+
+def positive_nats(g: GoalInfo, limit: int = 2) -> list[str]:
+    """``nat`` variables known to be positive (``n <> 0``, ``0 < n``, ``1 <= n`` ...) that the
+    conclusion uses where ``S n`` would compute: an exponent, ``fact``, ``n - 1``, a function
+    argument. Writing ``n`` as ``S n`` lets ``simpl`` unfold one step (``4 ^ S n = 4 * 4 ^ n``)."""
+    nats = [v for v in g.vars_of("nat") if NAME.match(v)]
+    out: list[str] = []
+    for h in g.hyps:
+        typ = " ".join(h.type.replace("%nat", "").split()).strip("() ")
+        m = re.fullmatch(r"([A-Za-z_]\w*) <> 0|0 <> ([A-Za-z_]\w*)", typ)
+        v = (m.group(1) or m.group(2)) if m else None
+        for pat in _LOWER:
+            if v is None and (m := pat.match(typ)):
+                k = int_of(m.group("k"))
+                v = m.group("v") if k >= 1 or (k == 0 and m.group("op") in ("<", ">")) else None
+        if v in nats and v not in out:
+            ve = re.escape(v)
+            if re.search(rf"\^\s*\(?{ve}\b|\bfact\s+\(?{ve}\b|\b{ve}\s*-\s*1\b|[A-Za-z_]\w*\s+\(?{ve}\b", g.concl):
+                out.append(v)
+    return out[:limit]

@@ -24,7 +24,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .goal import Candidate, Domain, GoalInfo, ProblemContext
+from .family import Focus, family, step
+from .goal import Candidate, Domain, GoalInfo, InductionHypotheses, ProblemContext, is_eq
+
+DOMAIN = "induction"
 
 STD_RECURSIVE = ("list", "nat")
 """Recursive standard types whose variables get ``induction``."""
@@ -110,18 +113,23 @@ def _others(g: GoalInfo, v: str) -> list[str]:
     return out
 
 
-def structural_induction(g: GoalInfo, d: Domain, ctx: ProblemContext, limit: int = 2) -> list[Candidate]:
+@family("induction-struct", DOMAIN, "close")
+def structural_induction(f: Focus, limit: int = 2) -> list[Candidate]:
     """Goal: a statement about a variable of an inductive type (``total (map f l) = total l +
     length l``, ``nodes (flip t) = nodes t``, ``option_map id o = o``). Why: functions defined by
     recursion on that type compute on constructors; after ``simpl`` the recursive case is the
-    induction hypothesis plus arithmetic. Flat types (``option``, ``bool``) are destructed."""
+    induction hypothesis plus arithmetic. Flat types (``option``, ``bool``) are destructed.
+    At the root and one step below."""
+    g, d, ctx = f.g, f.d, f.ctx
     out: list[Candidate] = []
+    if f.depth > 1:
+        return out
     unfold = _unfold(g, d, ctx)
     fin = _finish(d)
     for v, head in inductive_vars(g, ctx.inductives)[:limit]:
         # nat: only along a recursion in sight (a header Fixpoint, sum_f_R0); on plain arithmetic
-        # the closers would only spend the budget (tactics.py has its own nat induction step)
-        fix_in_concl = any(re.search(rf"\b{re.escape(f.name)}\b", g.concl) for f in ctx.fixpoints)
+        # the closers would only spend the budget (the `induction` step below covers it)
+        fix_in_concl = any(re.search(rf"\b{re.escape(fx.name)}\b", g.concl) for fx in ctx.fixpoints)
         if head == "nat" and not (fix_in_concl or re.search(r"\bsum_f_R0\b", g.concl)):
             continue
         if head in STD_FLAT:
@@ -146,17 +154,20 @@ def _unfold(g: GoalInfo, d: Domain, ctx: ProblemContext) -> str:
     return f"cbn [{' '.join(names)}] in *" if names else "idtac"
 
 
-def recursion_induction(g: GoalInfo, d: Domain, ctx: ProblemContext, limit: int = 1) -> list[Candidate]:
+@family("induction-fix2", DOMAIN, "close")
+def recursion_induction(f: Focus, limit: int = 1) -> list[Candidate]:
     """Goal: a fact about ``f n`` for a user ``Fixpoint`` ``f`` whose recursion goes two steps
     back (``lucas (S (S m)) = lucas (S m) + lucas m``). Why: plain induction gives a hypothesis
     for ``n - 1`` only; strong induction (``lt_wf_ind``) with ``n`` split into ``0``, ``1`` and
-    ``S (S m)`` gives one for every smaller argument, which ``rewrite ... by lia`` then uses."""
+    ``S (S m)`` gives one for every smaller argument, which ``rewrite ... by lia`` then uses.
+    At the root and one step below."""
+    g, d, ctx = f.g, f.d, f.ctx
     out: list[Candidate] = []
-    deep = [f for f in ctx.fixpoints if f.depth >= 2 and re.search(rf"\b{re.escape(f.name)}\b", g.concl)]
-    if not deep:
+    deep = [fx for fx in ctx.fixpoints if fx.depth >= 2 and re.search(rf"\b{re.escape(fx.name)}\b", g.concl)]
+    if not deep or f.depth > 1:
         return out
     fin = _finish(d)
-    unfold = _unfold(g, d, ctx) if d.real else f"cbn [{' '.join(f.name for f in deep)}] in *"
+    unfold = _unfold(g, d, ctx) if d.real else f"cbn [{' '.join(fx.name for fx in deep)}] in *"
     for v in [n for n in g.vars_of("nat") if re.search(rf"\b{re.escape(n)}\b", g.concl)][:limit]:
         out.append(
             Candidate(
@@ -184,12 +195,34 @@ def recursion_induction(g: GoalInfo, d: Domain, ctx: ProblemContext, limit: int 
     return out
 
 
-FAMILIES = (structural_induction, recursion_induction)
-"""The induction families, in the order their candidates are tried."""
+@family("induction", DOMAIN, "step")
+def induction_step(f: Focus) -> list[Candidate]:
+    """A ``nat`` variable of the conclusion (over ``R`` only with sums or casts in sight):
+    induction on it, then ``simpl``; the induction hypothesis ``IH<v>`` is recorded as an
+    ``InductionHypotheses`` fact for ``rewrite-ih``. A step, not a closer: the cases may need
+    further steps (rewriting, case splits)."""
+    g, d, concl = f.g, f.d, f.concl
+    out = []
+    for v in g.vars_of("nat")[:2]:
+        if re.search(rf"\b{re.escape(v)}\b", concl) and (not d.real or re.search(r"\bsum_f_R0\b|\bsum_n_m\b|\bINR\b", concl)):
+            out.append(step(f"induction {v}; simpl in *", 1.5, tag="induction", facts=(InductionHypotheses(names=(f"IH{v}",)),)))
+    return out
 
 
-def induction_closers(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> list[Candidate]:
-    """Every induction family's closers for the focused goal (at the root and one step below)."""
-    if depth > 1:
+def _is_ih(name: str, known: set[str]) -> bool:
+    """``name`` is one of the recorded induction hypotheses (Rocq adds a digit to a taken name)."""
+    return any(name == k or re.fullmatch(rf"{re.escape(k)}\d+", name) for k in known)
+
+
+@family("rewrite-ih", DOMAIN, "step")
+def rewrite_ih(f: Focus) -> list[Candidate]:
+    """An induction hypothesis (named by an ``InductionHypotheses`` fact of the path) that is an
+    unconditional equation: rewrite the conclusion with it (the step case's usual move)."""
+    known = {n for fact in f.facts_of(InductionHypotheses) for n in fact.names}
+    if not known:
         return []
-    return [c for fam in FAMILIES for c in fam(g, d, ctx)]
+    return [
+        step(f"rewrite {h.names[0]}", 0.3, tag="rewrite-ih")
+        for h in f.g.hyps
+        if _is_ih(h.names[0], known) and is_eq(h.type) and not h.type.startswith("forall") and "->" not in h.type
+    ]

@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import re
 
-from .goal import Candidate, Domain, GoalInfo, ProblemContext
+from .family import Focus, family
+from .goal import Candidate, Domain, GoalInfo
 from .hammer import TACTICS_IMPORT
+
+DOMAIN = "library"
 
 LEMMA_FAMILIES: dict[str, tuple[str, ...]] = {
     r"\bNat\.gcd\b": ("Nat.gcd_comm", "Nat.gcd_assoc", "Nat.gcd_0_l", "Nat.gcd_0_r", "Nat.gcd_diag", "Nat.gcd_1_l", "Nat.gcd_1_r"),
@@ -47,10 +50,13 @@ def family_lemmas(g: GoalInfo, limit: int = 8) -> list[str]:
     return sorted(ranked, key=lambda lem: -shared[lem])[:limit]
 
 
-def lemma_closers(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> list[Candidate]:
+@family("library-rewrite", DOMAIN, "close")
+def lemma_closers(f: Focus) -> list[Candidate]:
     """Goal: an equation or fact about library functions (``Nat.lcm b a = Nat.lcm a b``,
     ``length (rev (m ++ l)) = length l + length m``). Why: the library already proves it or the
-    rewrites that reduce it to arithmetic; ``hauto`` combines several of them."""
+    rewrites that reduce it to arithmetic; ``hauto`` combines several of them (``library-hauto``).
+    At the root and one step below."""
+    g, depth = f.g, f.depth
     if depth > 1 or not g.hyps:
         return []  # a closed goal (Nat.gcd 180 168 = 12) is computation, not a library fact
     lemmas = family_lemmas(g)
@@ -77,21 +83,18 @@ def lemma_closers(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> li
     return [c for c in out if c is not None]
 
 
-def parity_closers(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> list[Candidate]:
+@family("parity-spec", DOMAIN, "close")
+def parity_closers(f: Focus) -> list[Candidate]:
     """Goal: ``Nat.odd e = true`` / ``Nat.even e = true`` (``Nat.odd (2 * k + 1) = true``). Why:
     ``Nat.odd_spec``/``Nat.even_spec`` turn it into ``exists m, e = 2 * m + 1``, and the witness
     is usually a variable of ``e`` (then ``lia`` checks the equation)."""
+    g = f.g
     m = re.fullmatch(r"\s*Nat\.(odd|even)\s+(.+?)\s*=\s*true\s*", g.concl)
     if not m:
         return []
     spec = f"Nat.{m.group(1)}_spec"
     vs = [v for v in g.vars_of("nat") if re.search(rf"\b{re.escape(v)}\b", m.group(2))][:3]
     return [Candidate(tactic=f"apply {spec}; exists {v}; lia", kind="close", timeout=2, tag="parity-spec") for v in vs]
-
-
-def library_closers(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> list[Candidate]:
-    """Both library families' closers."""
-    return parity_closers(g, d, ctx, depth) + lemma_closers(g, d, ctx, depth)
 
 
 # --- lemmas found by Search at run time ---------------------------------------------------------

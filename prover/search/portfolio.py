@@ -141,7 +141,7 @@ class FixedPortfolio(TacticTable):
 
     fixed: tuple[Candidate, ...] = ()
 
-    def candidates(self, goal_text: str, depth: int, *, others: int = 0, ctx=None):
+    def candidates(self, goal_text: str, depth: int, *, others: int = 0, ctx=None, facts=()):
         return list(self.fixed), []
 
 

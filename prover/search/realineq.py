@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import re
 
-from .goal import Candidate, Domain, GoalInfo, ProblemContext
+from .family import Focus, family
+from .goal import Candidate, GoalInfo
+
+DOMAIN = "real inequalities"
 
 _REL = re.compile(r"^(?P<l>.+?)\s*(?P<op><=|>=|<|>)\s*(?P<r>.+)$")
 _MINUS = {">=": "Rminus_ge", "<=": "Rminus_le", ">": "Rminus_gt", "<": "Rminus_lt"}
@@ -46,10 +49,12 @@ def _square_hints(g: GoalInfo, limit: int = 3, unit: bool = False) -> str:
     return "; ".join(pairs + ones + [f"pose proof (pow2_ge_0 {v})" for v in vs])
 
 
-def cleared_denominators(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> list[Candidate]:
+@family("clear-denominators", DOMAIN, "close")
+def cleared_denominators(f: Focus) -> list[Candidate]:
     """Goal: a comparison with divisions over ``R`` (``p / q + q / p >= 2`` for positive ``p``, ``q``;
     ``1 / t <= 1`` for ``t >= 1``). Why: ``nra`` does not reason through ``/``; one fraction with a
-    denominator of known sign is a product ``N * / D`` it can bound."""
+    denominator of known sign is a product ``N * / D`` it can bound. At the root and one step below."""
+    g, d, depth = f.g, f.d, f.depth
     if not d.real or depth > 1 or "/" not in g.concl:
         return []
     rel = _relation(g.concl)
@@ -64,10 +69,12 @@ def cleared_denominators(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int
     return [Candidate(tactic=f"apply {lemma}; field_simplify; [{main} | {_SIDE} ..]", kind="close", timeout=3, tag="clear-denominators")]
 
 
-def radical_squaring(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> list[Candidate]:
+@family("sqrt-square", DOMAIN, "close")
+def radical_squaring(f: Focus) -> list[Candidate]:
     """Goal: ``sqrt A <= B`` or ``B < sqrt A`` / ``B <= sqrt A`` (``sqrt a <= (a + 1) / 2``,
     ``y < sqrt (y ^ 2 + 4)``). Why: ``sqrt`` is monotone, so comparing squares decides it once
-    the side's sign is known; a negative ``B`` is below every root."""
+    the side's sign is known; a negative ``B`` is below every root. At the root and one step below."""
+    g, d, depth = f.g, f.d, f.depth
     if not d.real or depth > 1 or "sqrt" not in g.concl:
         return []
     rel = _relation(g.concl)
@@ -107,8 +114,3 @@ def radical_squaring(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) ->
             )
         )
     return out
-
-
-def real_closers(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int) -> list[Candidate]:
-    """Both real-inequality families' closers."""
-    return cleared_denominators(g, d, ctx, depth) + radical_squaring(g, d, ctx, depth)

@@ -26,7 +26,7 @@ import itertools
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict
 from lean_tools.types import ProofAssistantError
 
 from ..cache import ReconstructionCache
-from .goal import Candidate, ProblemContext, parse_goal, rocq_domain
+from .goal import Candidate, Fact, ProblemContext, parse_goal, rocq_domain
 from .hammer import TACTICS_IMPORT, HammerSettings
 from .library import searched_candidates
 from .portfolio import Attempt, hammer_candidate, try_candidate
@@ -107,6 +107,13 @@ class _Node:
     script: tuple[str, ...]
     tags: tuple[str, ...]
     depth: int
+    facts: tuple[Fact, ...] = field(default=(), compare=False)
+    """What the candidates on the path recorded for later families (``goal.Fact``)."""
+
+
+def _more_facts(old: tuple[Fact, ...], new: tuple[Fact, ...]) -> tuple[Fact, ...]:
+    """The path's facts with a candidate's new ones appended (each fact once)."""
+    return old + tuple(f for f in new if f not in old) if new else old
 
 
 def _goal_key(goals: tuple[str, ...]) -> str:
@@ -248,7 +255,8 @@ class _Search:
         prio += min(len(k), 4000) / 4000.0
         heapq.heappush(
             self.heap,
-            _Node(prio, next(self.seq), att.state, att.goals, parent.script + (self.table.proof_line(att.replacement or cand),), parent.tags + (cand.tag,), depth),
+            _Node(prio, next(self.seq), att.state, att.goals, parent.script + (self.table.proof_line(att.replacement or cand),), parent.tags + (cand.tag,), depth,
+                  _more_facts(parent.facts, cand.facts)),
         )
 
     def library(self, node: _Node) -> list[Candidate]:
@@ -267,7 +275,7 @@ class _Search:
 
     def candidates(self, node: _Node) -> list[Candidate]:
         closers, steps = self.table.candidates(
-            node.goals[0], node.depth, others=len(node.goals) - 1, ctx=self.ctx
+            node.goals[0], node.depth, others=len(node.goals) - 1, ctx=self.ctx, facts=node.facts
         )
         found = self.library(node)
         closers += [c for c in found if c.kind == "close"]

@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .goal import Candidate, ProblemContext, parse_goal, rocq_domain
-from .tactics import _rocq_closers, _rocq_steps
+from .families import rocq_candidates
+from .goal import Candidate, Fact, ProblemContext, parse_goal, rocq_domain
+from .tactics_lean import lean_candidates
 
 ROCQ_IMPORTS = "From Coq Require Import Lia Lra Psatz."
 """Loaded into every Rocq session and put at the head of every Rocq proof (Require inside a
@@ -69,21 +70,20 @@ class TacticTable:
         return f"{cand.prelude} {line}" if cand.prelude else line
 
     def candidates(
-        self, goal_text: str, depth: int, *, others: int = 0, ctx: ProblemContext | None = None
+        self,
+        goal_text: str,
+        depth: int,
+        *,
+        others: int = 0,
+        ctx: ProblemContext | None = None,
+        facts: tuple[Fact, ...] = (),
     ) -> tuple[list[Candidate], list[Candidate]]:
-        """(closers, steps) for the focused goal ``goal_text`` at search depth ``depth``."""
+        """(closers, steps) for the focused goal ``goal_text`` at search depth ``depth``; ``facts``:
+        what the candidates on the path recorded (``goal.Fact``)."""
         ctx = ctx or ProblemContext()
         g = parse_goal(goal_text, self.language, others)
         if self.language == "rocq":
-            d = rocq_domain(g, ctx.scope)
-            from .families import (  # the families kept in their own modules
-                early_closers,
-                late_closers,
-            )
-
-            closers = early_closers(g, d, ctx, depth) + _rocq_closers(g, d, depth) + late_closers(g, d, ctx, depth)
-            return closers, _rocq_steps(g, d, ctx)
-        from .tactics_lean import lean_candidates
+            return rocq_candidates(g, rocq_domain(g, ctx.scope), ctx, depth, facts)
 
         return lean_candidates(g)
 

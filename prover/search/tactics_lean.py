@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .goal import _NAME, Candidate, GoalInfo
-from .tactics import equation_numeral_max
+from .goal import NAME, Candidate, GoalInfo, equation_numeral_max
 
 
 def lean_candidates(g: GoalInfo) -> tuple[list[Candidate], list[Candidate]]:
@@ -43,9 +42,9 @@ def _lean_closers(g: GoalInfo) -> list[Candidate]:
         ))
     bounded = {v for v, _ in _lean_bounds(g)}
     top = equation_numeral_max(g, 100)
-    for v in [v for v in g.vars_of("ℕ") if v not in bounded and _NAME.match(v)][:2] if top else []:
+    for v in [v for v in g.vars_of("ℕ") if v not in bounded and NAME.match(v)][:2] if top else []:
         c.append(Candidate(tactic=f"have hb : {v} ≤ {top} := (by nlinarith); interval_cases {v} <;> omega", kind="close", timeout=3, tag="bound-split"))
-    xs = [v for v in g.vars_of("ℝ", "ℚ", "ℤ", "ℕ") if _NAME.match(v)][:4]
+    xs = [v for v in g.vars_of("ℝ", "ℚ", "ℤ", "ℕ") if NAME.match(v)][:4]
     if xs:
         hints = [f"sq_nonneg ({a} - {b})" for i, a in enumerate(xs) for b in xs[i + 1 :]] + [f"sq_nonneg {a}" for a in xs]
         c.append(Candidate(tactic=f"nlinarith [{', '.join(hints[:8])}]", kind="close", timeout=3, tag="nlinarith-hint"))
@@ -83,7 +82,7 @@ def _lean_mod_splits(g: GoalInfo, limit: int = 2) -> list[tuple[str, int]]:
     for m in re.finditer(r"%\s*(\d+)\b", g.concl):
         k = int(m.group(1))
         for v in g.vars_of("ℕ", "ℤ"):
-            if 2 <= k <= 12 and _NAME.match(v) and re.search(rf"\b{re.escape(v)}\b", g.concl[: m.start()]) and (v, k) not in out:
+            if 2 <= k <= 12 and NAME.match(v) and re.search(rf"\b{re.escape(v)}\b", g.concl[: m.start()]) and (v, k) not in out:
                 out.append((v, k))
     return out[:limit]
 

@@ -82,7 +82,7 @@ class TinyTable(TacticTable):
     closers: tuple[str, ...] = ("lia",)
     steps: tuple[str, ...] = ("intros", "split")
 
-    def candidates(self, goal_text, depth, *, others=0, ctx=None):
+    def candidates(self, goal_text, depth, *, others=0, ctx=None, facts=()):
         return (
             [Candidate(tactic=t, kind="close", timeout=1, tag=t) for t in self.closers],
             [Candidate(tactic=t, kind="step", timeout=1, cost=0.5, tag=t) for t in self.steps],

@@ -2,7 +2,7 @@
 
 import pytest
 
-from prover.search.goal import Candidate, ProblemContext, parse_goal, rocq_domain
+from prover.search.goal import Candidate, ProblemContext, Quotients, parse_goal, rocq_domain
 from prover.search.table import ROCQ, get_table, rocq_wrap
 
 ROCQ_GOAL = """  x, y : R
@@ -430,8 +430,10 @@ def test_gcd_steps_fire_once_and_only_with_a_known_gcd():
     goal = "  m, n : nat\n  h0 : Nat.gcd m n = 6\n  h1 : Nat.lcm m n = 126\n  ============================\n  60 <= m + n"
     (tac,) = _steps(goal, "gcd-lcm")
     assert "pose proof (Nat.gcd_divide_l m n) as Hql0_" in tac and "unfold Nat.lcm in *" in tac and "subst m; subst n" in tac
-    again = goal.replace("  h0 :", "  Hql0_ : m = ql0_ * 6\n  h0 :")
-    assert _steps(again, "gcd-lcm") == []
+    # the step records its quotients as a fact; a path that carries it gets no second one
+    cand = next(c for c in ROCQ.candidates(goal, depth=0)[1] if c.tag == "gcd-lcm")
+    assert cand.facts == (Quotients(names=("ql0_", "qr0_")),)
+    assert [c for c in ROCQ.candidates(goal, depth=1, facts=cand.facts)[1] if c.tag == "gcd-lcm"] == []
     assert _steps(goal.replace("h0 : Nat.gcd m n = 6\n", ""), "gcd-lcm") == []
 
 
@@ -457,7 +459,7 @@ def test_inverse_law_writes_the_point_as_an_image():
 
 
 def test_f_equal_only_for_one_function_applied_on_both_sides():
-    from prover.search.tactics import _same_head_sides
+    from prover.search.rewriting import same_head_sides as _same_head_sides
 
     assert _same_head_sides("sqrt ((a - c) ^ 2 + (b - d) ^ 2) = sqrt 10")
     assert _same_head_sides("f (x + 1) = f 3")
