@@ -8,7 +8,8 @@ One module per concept: ``config`` (TOML -> pydantic, no torch), ``records`` (JS
 ``vllm_engine`` (vLLM V1 engine with weight push), ``algorithms``
 (GRPO, DAPO, Dr.GRPO hooks), ``trainer`` (algorithm-blind optimiser step), ``sampling``
 (online difficulty filtering), ``loop`` (sync/async orchestration), ``checkpoint``, ``metrics``,
-``distributed`` (torchrun/DDP, Ray verdict tasks), ``h200`` (the GPU demo's scripts), ``evaluate`` (pass@k), ``bench`` (benchmark attempt function),
+``distributed`` (torchrun/DDP, Ray verdict tasks), ``h200`` (the GPU demo's scripts), ``evaluate`` (pass@k),
+``bench`` (benchmark attempt functions),
 ``plots``, ``cli``.
 Importing ``rl`` imports nothing heavy.
 """

@@ -162,7 +162,7 @@ def make_token_batch(prompts: Sequence[Sequence[int]], completions: Sequence[Seq
     if any(len(p) == 0 for p in prompts):
         raise ValueError("every prompt needs at least one token")
     B = len(prompts)
-    T = max(1, max(len(c) for c in completions))
+    T = max([1, *(len(c) for c in completions)])
     L = max(len(p) + len(c) for p, c in zip(prompts, completions))
     ids = torch.full((B, L), pad, dtype=torch.long)
     att = torch.zeros((B, L), dtype=torch.long)

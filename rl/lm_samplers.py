@@ -7,7 +7,8 @@ tensors (``LMPolicy.hf_weights``), so the trainer does not know which one runs.
 - ``VLLMTextSampler``: the vLLM V1 engine of ``rl.vllm_engine`` (in-process on CPU), weights
   pushed into the running engine after every update. One snapshot: asking for an older
   version raises ``SnapshotGone`` (the episode is recorded as interrupted). ``sample_texts``
-  draws one completion per seed of one prompt in a single batched call (a group's first turns).
+  draws one completion per seed of one prompt in a single batched call (a group's first turns);
+  ``HFTextSampler`` offers it too (one batch through the model, a generator per row).
 - ``HFTextSampler``: transformers ``generate()`` on copies of the model, keeping the last
   ``keep`` versions so streaming episodes can finish on their snapshot. The fallback (and the
   sampler on the H200, which has no vLLM).
@@ -133,6 +134,39 @@ class HFTextSampler:
                 break
             x = torch.tensor([[tok]], device=self.device)
         return v, TextCompletion(tuple(out), tuple(lps), bool(out) and out[-1] == eos)
+
+    @torch.no_grad()
+    def sample_texts(self, prompt: str, seeds) -> tuple[int, list[TextCompletion]]:
+        """One completion of ``prompt`` per seed, as one batch through the latest model (a group's
+        first turns). Row i draws from its own generator seeded like ``sample_text(prompt, seed=
+        seeds[i])``, so it gets the same tokens (up to batched floating-point rounding); a row stops
+        at EOS while the others go on. The prompt is shared, so no padding is needed."""
+        with self._lock:
+            v = self.latest
+            if v not in self.models:
+                raise SnapshotGone(f"policy version {v} no longer held (latest {self.latest})")
+            model = self.models[v]
+        n = len(seeds)
+        gens = [torch.Generator(device=self.device).manual_seed(self.seed if s is None else s) for s in seeds]
+        x = torch.tensor([self.policy.encode(prompt)] * n, device=self.device)
+        eos = self.policy.eos_token_id
+        outs: list[list[int]] = [[] for _ in range(n)]
+        lps: list[list[float]] = [[] for _ in range(n)]
+        live = list(range(n))
+        past = None
+        for _ in range(self.max_new_tokens):
+            res = model(input_ids=x, past_key_values=past, use_cache=True)
+            past = res.past_key_values
+            logp = torch.log_softmax(res.logits[:, -1].float() / self.temperature, -1)
+            toks = [int(torch.multinomial(logp[i].exp(), 1, generator=gens[i])) for i in range(n)]
+            for i in live:
+                outs[i].append(toks[i])
+                lps[i].append(float(logp[i, toks[i]]))
+            live = [i for i in live if toks[i] != eos]
+            if not live:
+                break
+            x = torch.tensor([[t] for t in toks], device=self.device)
+        return v, [TextCompletion(tuple(o), tuple(lp), bool(o) and o[-1] == eos) for o, lp in zip(outs, lps)]
 
     def close(self) -> None:
         with self._lock:

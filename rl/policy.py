@@ -78,7 +78,7 @@ class Batch:
 
 def make_batch(prompts: list[list[int]], actions: list[list[int]]) -> Batch:
     """Pack encoded prompts (with BOS/SEP) and action index lists (END included if emitted)."""
-    T = max(1, max(len(a) for a in actions))
+    T = max([1, *(len(a) for a in actions)])
     L = max(len(p) + len(a) for p, a in zip(prompts, actions))
     B = len(prompts)
     ids = torch.full((B, L), PAD, dtype=torch.long)

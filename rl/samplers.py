@@ -265,7 +265,7 @@ class VLLMSampler:
         rest: list = [[None]] * len(enc)
         if self.max_new_tokens > 1:
             v2, rest = self.engine.generate(enc2, max_tokens=self.max_new_tokens - 1, temperature=self.temperature,
-                                            seed=seed, allowed_token_ids=[ACT0 + END] + allowed,
+                                            seed=seed, allowed_token_ids=[ACT0 + END, *allowed],
                                             stop_token_ids=[ACT0 + END])
             if v2 != v1:
                 raise SnapshotGone(f"weights moved from {v1} to {v2} while sampling")

@@ -202,7 +202,8 @@ class Verifier:
         """Share of goals the script's longest error-free prefix closes: closed / (closed + still open).
 
         Runs the tactics one by one in the warm session (``run_tactic``), stopping at the first
-        error. Tactics are split at periods, which is exact for ``rl.policy.ACTIONS`` scripts. Used only for reward shaping of *rejected* candidates (``env.shaping =
+        error. Tactics are split at periods, which is exact for ``rl.policy.ACTIONS`` scripts. Used only
+        for reward shaping of *rejected* candidates (``env.shaping =
         "goal_credit"``); it never decides acceptance. 0.0 when the session cannot answer.
         """
         key = ("progress", problem.id, script)
@@ -243,7 +244,7 @@ class Verifier:
                     self._sessions.remove(s)
             try:
                 s.close()
-            except Exception:  # noqa: BLE001, S110 - closing a dead session is best effort
+            except Exception:  # noqa: BLE001 - closing a dead session is best effort
                 pass
 
     def close(self) -> None:
@@ -252,5 +253,5 @@ class Verifier:
         for s in sessions:
             try:
                 s.close()
-            except Exception:  # noqa: BLE001, S110 - closing a dead session is best effort
+            except Exception:  # noqa: BLE001 - closing a dead session is best effort
                 pass

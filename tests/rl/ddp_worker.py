@@ -25,7 +25,7 @@ def batch(step: int) -> list[TrainSample]:
     out = []
     for i in range(8):  # uneven lengths, so per-rank and global token counts differ
         n = rng.randint(1, 5)
-        acts = tuple(rng.randrange(1, len(ACTIONS)) for _ in range(n)) + (0,)
+        acts = (*(rng.randrange(1, len(ACTIONS)) for _ in range(n)), 0)
         out.append(TrainSample(prompt=f"Goal {rng.randint(0, 99)} + {i} = {rng.randint(0, 99)}.", actions=acts,
                                sampler_logprobs=tuple(-2.0 for _ in acts), advantage=rng.uniform(-1, 1),
                                positive=rng.random() < 0.5))

@@ -45,8 +45,9 @@ def test_demo_report_names_pass_at_1_split_and_ratio():
 
 
 def test_group_first_turns_are_sampled_in_one_batch_with_the_episodes_own_seeds(tmp_path):
-    """``LMChatFactory.prefetch`` draws a group's first turns in one ``sample_texts`` call; the
-    episodes then hold exactly the tokens they would have sampled one by one (same seeds)."""
+    """``LMChatFactory.prefetch`` draws a group's first turns in one ``sample_texts`` call (here
+    the transformers sampler's batch); the episodes then hold the tokens they would have sampled
+    one by one with the same seeds, and the same log-probabilities up to rounding."""
     transformers = pytest.importorskip("transformers")
     from lm_helpers import tiny_llama, word_tokenizer
     from rl_helpers import RuleVerifier
@@ -60,7 +61,7 @@ def test_group_first_turns_are_sampled_in_one_batch_with_the_episodes_own_seeds(
     calls = {"one": 0, "batch": 0}
 
     class CountingSampler(HFTextSampler):
-        """The transformers sampler plus a ``sample_texts`` that loops over seeds; counts calls."""
+        """The transformers sampler, counting its calls."""
 
         def sample_text(self, prompt, version=None, seed=None):
             calls["one"] += 1
@@ -68,18 +69,20 @@ def test_group_first_turns_are_sampled_in_one_batch_with_the_episodes_own_seeds(
 
         def sample_texts(self, prompt, seeds):
             calls["batch"] += 1
-            outs = [HFTextSampler.sample_text(self, prompt, seed=s) for s in seeds]
-            return outs[0][0], [c for _, c in outs]
+            return super().sample_texts(prompt, seeds)
 
     folder = tiny_llama(tmp_path / "m")
     policy = LMPolicy(transformers.AutoModelForCausalLM.from_pretrained(folder), word_tokenizer(), folder=folder,
                       lora=LoraSettings())
-    sampler = CountingSampler(policy, max_new_tokens=5, temperature=1.0, seed=0)
+    sampler = CountingSampler(policy, max_new_tokens=8, temperature=1.0, seed=0)
     sampler.push(dict(policy.hf_weights()), 0)
     problem = generate(("taut",), 1, 2, 1, seed=0)[0][0]
     factory = LMChatFactory(prompt="compact", max_prompt_tokens=4096)
+    def one_by_one(sampler_, problem_, **kw):  # the same chat models, without the factory's prefetch
+        return factory(sampler_, problem_, **kw)
+
     runs = {}
-    for name, chat_model in (("batched", factory), ("one_by_one", lambda s, p, **kw: factory(s, p, **kw))):
+    for name, chat_model in (("batched", factory), ("one_by_one", one_by_one)):
         env = AgentEnvironment(RuleVerifier(), sampler, EnvConfig(loop="agent", max_turns=1),
                                chat_model=chat_model)
         try:
@@ -90,5 +93,6 @@ def test_group_first_turns_are_sampled_in_one_batch_with_the_episodes_own_seeds(
     for a, b in zip(runs["batched"], runs["one_by_one"]):
         assert a.error is None and b.error is None
         assert [t.actions for t in a.turns] == [t.actions for t in b.turns]
-        assert [t.logprobs for t in a.turns] == [t.logprobs for t in b.turns]
+        for ta, tb in zip(a.turns, b.turns):  # one batch vs one by one: equal up to float rounding
+            assert max(abs(x - y) for x, y in zip(ta.logprobs, tb.logprobs)) < 1e-4
     assert len({runs["batched"][i].turns[0].actions for i in range(3)}) > 1  # distinct seeds, distinct samples
