@@ -23,7 +23,9 @@ from llm_helpers import ROOT, session_processes, tool_path
 pytestmark = pytest.mark.llm
 
 PROBLEMS = ["double_le.v", "sum_squares.v"]
-BUDGET_S = 180.0
+"""One per path: nat arithmetic through the server, reals in process (a second problem on the
+same path added ~90 s and nothing the first does not check)."""
+BUDGET_S = 120.0
 SLACK_S = 120.0
 """What a run may take past its budget: start-up (Python, Rocq sessions, the in-process model's
 load) and the final verification, not model calls."""
@@ -99,7 +101,7 @@ def _check_run(rc: int, summary: dict, events: list[dict], wall: float, backend:
     calls = [e for e in events if e["kind"] == "llm_call"]
     assert calls, f"no model call traced: {sorted(set(kinds))}"
     for c in calls:
-        assert LLM_FIELDS <= set(c["data"]), c
+        assert set(c["data"]) >= LLM_FIELDS, c
         assert c["data"]["backend"] == backend
     assert summary["spent"]["llm_calls"] == len(calls)
     stages = {c["data"].get("stage") for c in calls}
@@ -112,14 +114,14 @@ def _check_run(rc: int, summary: dict, events: list[dict], wall: float, backend:
     return calls
 
 
-@pytest.mark.parametrize("problem", PROBLEMS)
+@pytest.mark.parametrize("problem", PROBLEMS[:1])
 def test_agent_mode_through_the_openai_server(server, tmp_path, problem):
     cfg = _config(tmp_path, f'type = "openai"\nmodel = "{server.name}"\nendpoint = "{server.url}"')
     rc, summary, events, wall = _prove(problem, cfg, tmp_path)
     SEEN.setdefault("openai", []).extend(_check_run(rc, summary, events, wall, "openai"))
 
 
-@pytest.mark.parametrize("problem", PROBLEMS[:1])
+@pytest.mark.parametrize("problem", PROBLEMS[1:])
 def test_agent_mode_in_process_transformers(model_dir, tmp_path, problem):
     cfg = _config(tmp_path, f'type = "transformers"\nmodel = "{model_dir}"\ndtype = "float32"')
     rc, summary, events, wall = _prove(problem, cfg, tmp_path)
