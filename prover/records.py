@@ -6,6 +6,8 @@ and selection: ``InformalCandidate``, ``InformalJudgement``, ``InformalSelection
 ``ProofResult``. Everything that happens on the way is a ``TraceEvent`` line in the trace.
 
 What is covered: the data each stage needs and produces, and the budget counters.
+``LemmaSpec`` and ``Sketch`` are defined in ``sketch.records`` (the sketch layer sits below the
+prover and imports nothing of it) and re-exported here.
 What is not covered: live objects (sessions, LLM clients, pools); those are passed separately.
 """
 
@@ -17,6 +19,10 @@ from typing import Any, Literal
 from pydantic import Field
 
 from lean_tools.types import Record
+
+# The sketch's own records live with the sketch layer; re-exported here with the others.
+from sketch.records import LemmaSpec as LemmaSpec
+from sketch.records import Sketch as Sketch
 
 Language = Literal["lean", "rocq"]
 
@@ -155,41 +161,6 @@ class InformalSelection(Record):
     """Model completions the loop used."""
     tokens: int = 0
     wall_s: float = 0.0
-
-
-class LemmaSpec(Record):
-    """One lemma of a sketch: its declaration without a proof, and the proof if the sketch gave one.
-
-    ``declaration`` is the source text from the keyword up to (not including) the proof:
-    Rocq ``Lemma foo (n : nat) : n + 0 = n.``; Lean ``lemma foo (n : ℕ) : n + 0 = n``.
-    """
-
-    name: str
-    declaration: str
-    proof: str | None = None
-    """The proof body the sketch wrote, or None when it left a hole (sorry/admit)."""
-    depth: int = 0
-    """0 for sketch lemmas; n for sub-lemmas created by n nested splits."""
-    parent: str | None = None
-
-
-class Sketch(Record):
-    """A formal skeleton: named lemmas (holes allowed) and a main proof that uses them."""
-
-    problem: str
-    round: int
-    """Which decomposition this is (0 = first; later ones follow failed lemmas)."""
-    lemmas: tuple[LemmaSpec, ...]
-    main_proof: str
-    """The target theorem's proof body, which must compile given the lemmas."""
-    edges: tuple[tuple[str, str], ...] = ()
-    """(user, used) pairs: lemma or the theorem name -> lemma it mentions."""
-    text: str = ""
-    """The whole skeleton file that was checked."""
-    checked: bool = False
-    errors: tuple[str, ...] = ()
-    repairs: int = 0
-    """How many error-feedback retries it took."""
 
 
 class LemmaGoal(Record):

@@ -11,7 +11,7 @@ import re
 
 import networkx as nx
 
-from prover.records import LemmaSpec
+from .records import LemmaSpec
 
 
 def _mentions(text: str, name: str) -> bool:

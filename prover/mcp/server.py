@@ -35,6 +35,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
 from prover import tools
+from prover.api import prove_report
 from prover.config import ProverConfig
 from prover.errors import BadProblem, BudgetExceeded
 from prover.records import Problem
@@ -129,7 +130,9 @@ class ToolHost:
 
     def _path(self, raw: str) -> Path:
         if self.root is None:
-            raise ToolInputError("`problem` looks like a path, but this server takes paths only when started with --root DIR; pass the file's text")
+            raise ToolInputError(
+                "`problem` looks like a path, but this server takes paths only when started with --root DIR; pass the file's text"
+            )
         path = (self.root / raw).resolve()
         if not path.is_relative_to(self.root):
             raise ToolInputError(f"{raw}: outside the server's root {self.root}")
@@ -267,7 +270,7 @@ def register(mcp: MCPServer, host: ToolHost) -> None:
     @mcp.tool(name="check")
     def check(problem: ProblemArg, proof: Annotated[str, Field(description="a whole candidate file, or just the proof body")],
               theorem: TheoremArg = None, language: LanguageArg = None, budget_s: BudgetArg = None) -> CheckReport:
-        """Compile a candidate proof against the problem: errors with line numbers (in the text sent), the goals left open (at each hole). Holes are allowed here; only verify decides."""
+        """Compile a candidate proof against the problem: errors with line numbers (in the text sent), the goals left open (at each hole). Holes are allowed here; only verify decides."""  # noqa: E501 - the tool description an MCP client shows, one line
         return call("check", problem, language, theorem, budget_s, lambda t: tools.check(t, proof, budget_s=host.budget_s(budget_s)))
 
     @mcp.tool(name="goals")
@@ -276,33 +279,49 @@ def register(mcp: MCPServer, host: ToolHost) -> None:
               language: LanguageArg = None, budget_s: BudgetArg = None) -> GoalsReport:
         """The goals after a proof prefix, and a state id for run_tactic (ids last for this MCP session)."""
         states = host.states(_session(ctx))
-        return call("goals", problem, language, theorem, budget_s, lambda t: tools.goals(t, proof or "", states=states, budget_s=host.budget_s(budget_s)))
+        return call(
+            "goals",
+            problem,
+            language,
+            theorem,
+            budget_s,
+            lambda t: tools.goals(t, proof or "", states=states, budget_s=host.budget_s(budget_s)),
+        )
 
     @mcp.tool(name="run_tactic")
     def run_tactic(ctx: Context, problem: ProblemArg, state: Annotated[int, Field(description="a state id from goals or run_tactic")],
                    tactic: Annotated[str, Field(description="one tactic or tactic block, e.g. 'intros n.'")],
                    theorem: TheoremArg = None, language: LanguageArg = None, budget_s: BudgetArg = None) -> TacticReport:
-        """Run one tactic from a state: the new state, its goals, whether the proof is closed (then `proof` is the whole candidate file, for verify)."""
+        """Run one tactic from a state: the new state, its goals, whether the proof is closed (then `proof` is the whole candidate file, for verify)."""  # noqa: E501 - the tool description an MCP client shows, one line
         states = host.states(_session(ctx))
         return call("run_tactic", problem, language, theorem, budget_s,
                     lambda t: tools.run_tactic(t, states, state, tactic, budget_s=host.budget_s(budget_s)))
 
     @mcp.tool(name="search")
-    def search(problem: ProblemArg, query: Annotated[str, Field(description="Rocq: a Search pattern, e.g. (_ * _ <= _ * _) or Nat.mod; Lean: ignored (exact?/apply? on the theorem)")],
-               theorem: TheoremArg = None, language: LanguageArg = None, budget_s: BudgetArg = None) -> SearchReport:
+    def search(
+        problem: ProblemArg,
+        query: Annotated[
+            str, Field(description="Rocq: a Search pattern, e.g. (_ * _ <= _ * _) or Nat.mod; Lean: ignored (exact?/apply? on the theorem)")
+        ],
+        theorem: TheoremArg = None,
+        language: LanguageArg = None,
+        budget_s: BudgetArg = None,
+    ) -> SearchReport:
         """Search the library in the problem's environment (Rocq `Search`; Lean `exact?`/`apply?`)."""
         return call("search", problem, language, theorem, budget_s, lambda t: tools.search(t, query))
 
     @mcp.tool(name="auto_close")
-    def auto_close(problem: ProblemArg, theorem: TheoremArg = None, language: LanguageArg = None, budget_s: BudgetArg = None) -> AutoCloseReport:
-        """The built-in search and tactic portfolio on the theorem (or a lemma of the file, by `theorem`). When `proved`, `proof` is the whole candidate file, ready for verify; else `tried` says what was tried."""
+    def auto_close(
+        problem: ProblemArg, theorem: TheoremArg = None, language: LanguageArg = None, budget_s: BudgetArg = None
+    ) -> AutoCloseReport:
+        """The built-in search and tactic portfolio on the theorem (or a lemma of the file, by `theorem`). When `proved`, `proof` is the whole candidate file, ready for verify; else `tried` says what was tried."""  # noqa: E501 - the tool description an MCP client shows, one line
         return call("auto_close", problem, language, theorem, budget_s,
                     lambda t: tools.auto_close(t, budget_s=host.budget_s(budget_s, host.config.search.timeout_s)),
                     default_s=host.config.search.timeout_s)
 
     @mcp.tool(name="hammer")
     def hammer(problem: ProblemArg, theorem: TheoremArg = None, language: LanguageArg = None, budget_s: BudgetArg = None) -> HammerReport:
-        """Rocq: CoqHammer alone on the theorem (or a lemma) after intros; slow (20-60 s), often fails. When `proved`, `proof` keeps the replayed sauto/hauto reconstruction (no ATP, no hammer call), ready for verify."""
+        """Rocq: CoqHammer alone on the theorem (or a lemma) after intros; slow (20-60 s), often fails. When `proved`, `proof` keeps the replayed sauto/hauto reconstruction (no ATP, no hammer call), ready for verify."""  # noqa: E501 - the tool description an MCP client shows, one line
         return call("hammer", problem, language, theorem, budget_s,
                     lambda t: tools.hammer(t, budget_s=host.budget_s(budget_s, host.config.search.hammer_timeout_s)),
                     default_s=host.config.search.hammer_timeout_s)
@@ -310,7 +329,7 @@ def register(mcp: MCPServer, host: ToolHost) -> None:
     @mcp.tool(name="verify")
     def verify(problem: ProblemArg, proof: Annotated[str, Field(description="the whole candidate file")],
                theorem: TheoremArg = None, language: LanguageArg = None, budget_s: BudgetArg = None) -> VerifyReport:
-        """The full soundness verdict, the only answer that means 'proved': a fresh compile, the statement unchanged, no axioms, no holes, no IO or code loading. `accepted` false with a `reason` is a normal answer."""
+        """The full soundness verdict, the only answer that means 'proved': a fresh compile, the statement unchanged, no axioms, no holes, no IO or code loading. `accepted` false with a `reason` is a normal answer."""  # noqa: E501 - the tool description an MCP client shows, one line
         return call("verify", problem, language, theorem, budget_s,
                     lambda t: tools.verify(t, proof, budget_s=host.budget_s(budget_s, host.config.prover.verify_timeout_s)),
                     default_s=host.config.prover.verify_timeout_s)
@@ -318,7 +337,7 @@ def register(mcp: MCPServer, host: ToolHost) -> None:
     @mcp.tool(name="prove")
     async def prove(ctx: Context, problem: ProblemArg, theorem: TheoremArg = None, language: LanguageArg = None,
                     budget_s: BudgetArg = None) -> ProveReport:
-        """The whole pipeline on the problem (the built-in search, or the model pipeline when the server's config names a model), with progress notifications; long-running. `proved` only after the soundness verdict."""
+        """The whole pipeline on the problem (the built-in search, or the model pipeline when the server's config names a model), with progress notifications; long-running. `proved` only after the soundness verdict."""  # noqa: E501 - the tool description an MCP client shows, one line
         seconds = host.budget_s(budget_s, host.max_call_s)
         try:
             p, trace = host.problem(problem, language, theorem)
@@ -339,7 +358,7 @@ def register(mcp: MCPServer, host: ToolHost) -> None:
 
         try:
             return await anyio.to_thread.run_sync(
-                lambda: tools.prove(p, cfg, pool=host.pool, trace=trace, cancel=cancel, on_event=on_event),
+                lambda: prove_report(p, cfg, pool=host.pool, trace=trace, cancel=cancel, on_event=on_event),
                 abandon_on_cancel=True,
             )
         except BaseException as e:
