@@ -146,8 +146,8 @@ def fsimp_nra(f: Focus) -> list[Candidate]:
 
 @family("cast-back", DOMAIN, "close")
 def cast_back(f: Focus) -> list[Candidate]:
-    """``n = 502`` for a ``nat``/``Z`` unknown ``n`` known only through its real cast
-    (``INR n = 502``): compare the casts (``eq_IZR``) and decide over ``R``."""
+    """``n = 37`` for a ``nat``/``Z`` unknown ``n`` known only through its real cast
+    (``INR n = 37``): compare the casts (``eq_IZR``) and decide over ``R``."""
     g, d = f.g, f.d
     m = re.fullmatch(r"\(?([A-Za-z_]\w*) = (\d+)\)?(%nat|%Z)?", f.concl.strip())
     if not (d.real and m and m.group(1) in g.vars_of("nat", "Z")):

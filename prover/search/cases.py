@@ -70,7 +70,7 @@ def mod_case_split(v: str, k: int, d: Domain) -> str:
 
 def derived_bounds(g: GoalInfo, limit: int = 2, top: int = 100) -> list[tuple[str, int]]:
     """``(v, K)`` for ``nat`` variables without a stated bound, ``K`` the largest numeral of an
-    equation among the hypotheses (<= ``top``): ``nia`` may prove ``v <= K`` (``x + y + x*y = 80``),
+    equation among the hypotheses (<= ``top``): ``nia`` may prove ``v <= K`` (``x * y + x = 44``),
     and a case split then finishes each value."""
     bounded = {v for v, _ in small_bounds(g)}
     big = equation_numeral_max(g, top)
@@ -103,7 +103,7 @@ def derived_z_bounds(g: GoalInfo, limit: int = 2, top: int = 60) -> list[tuple[s
 def factor_pairs(g: GoalInfo, limit: int = 1, top: int = 80) -> list[tuple[str, str, int]]:
     """``(x, y, r)`` for a hypothesis ``x * y = N`` (``nat`` variables, ``N`` a numeral): one of the
     two factors is at most ``r = isqrt N``, so a case split on each side over ``0..r`` finds every
-    factorisation (``m * n = 2005`` -> 5 * 401) where a split up to ``N`` would be too long."""
+    factorisation (``a * b = 391`` -> 17 * 23) where a split up to ``N`` would be too long."""
     nats = set(g.vars_of("nat"))
     out = []
     for h in g.hyps:
@@ -119,7 +119,7 @@ def factor_pairs(g: GoalInfo, limit: int = 1, top: int = 80) -> list[tuple[str, 
 
 def exponent_bounds(g: GoalInfo, limit: int = 2, cap: int = 50000) -> list[tuple[str, str]]:
     """``(v, tactic)`` proving ``v <= K`` for a ``nat`` exponent ``v`` of a numeral base ``c``
-    in an equation whose other side is a numeral ``N`` (``2 ^ x * 3 ^ y = 1296``): ``K`` is
+    in an equation whose other side is a numeral ``N`` (``5 ^ a * 2 ^ b = 200``): ``K`` is
     the largest with ``c ^ K <= N``; were ``v > K``, ``c ^ v >= c ^ (K + 1) > N``, the other
     powers being positive. Small numbers only: the proof computes ``c ^ (K + 1)`` in unary."""
     nats = {v for v in g.vars_of("nat") if NAME.match(v)}
@@ -220,7 +220,7 @@ def least_split(f: Focus) -> list[Candidate]:
 @family("bound-split", DOMAIN, "close")
 def bound_split(f: Focus) -> list[Candidate]:
     """``nat``/``Z`` unknowns without a stated upper bound in a goal with a hypothesis equation
-    (``x + y + x * y = 80``): ``nia`` proves ``v <= K`` for the equation's largest numeral ``K``,
+    (``x * y + x = 44``): ``nia`` proves ``v <= K`` for the equation's largest numeral ``K``,
     then one case per value. At the root, and below it for the quotients a ``Quotients`` fact
     names (the gcd step's new unknowns)."""
     quotients = {n for q in f.facts_of(Quotients) for n in q.names}
@@ -297,7 +297,7 @@ def rabs_cases(f: Focus) -> list[Candidate]:
 
 @family("exp-bound", DOMAIN, "step")
 def exp_bound(f: Focus) -> list[Candidate]:
-    """A ``nat`` equation ``c ^ v * ... = N`` (``2 ^ x * 3 ^ y = 72``): ``v <= K`` with ``c ^ K <= N``
+    """A ``nat`` equation ``c ^ v * ... = N`` (``5 ^ a * 2 ^ b = 200``): ``v <= K`` with ``c ^ K <= N``
     as a hypothesis, so that the bounded case split can enumerate the exponent."""
     if not (f.d.natural and not f.d.real and not f.d.integer):
         return []

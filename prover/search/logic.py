@@ -108,7 +108,7 @@ def forall_and(f: Focus) -> list[Candidate]:
 
 def linear_root(name: str, body: str) -> str | None:
     """The solution of the body's first equation when it is linear in ``name`` with numeral
-    coefficients (``exists x, 3 * x + 2 = 11 /\\ ...`` -> ``3``), as a Rocq numeral or fraction."""
+    coefficients (``exists x, 4 * x + 1 = 29 /\\ ...`` -> ``7``), as a Rocq numeral or fraction."""
     eq = re.split(r"/\\", body)[0].strip().strip("()")
     if eq.count("=") != 1 or re.search(r"<|>", eq):
         return None

@@ -41,7 +41,7 @@ repeated until nothing changes: ``(a + b) ^ 2`` needs ``inj_add`` after ``inj_po
 
 
 NAT_COMPUTE = _NAT_TO_Z + "; " + _Z_MOD_POW
-"""A closed ``nat`` equation moved to ``Z`` (binary numbers): ``(19^19 + 99^99) mod 10 = 8`` is
+"""A closed ``nat`` equation moved to ``Z`` (binary numbers): ``(13 ^ 41 + 7 ^ 77) mod 10 = 0`` is
 out of reach of unary ``nat`` computation, not of ``Z``'s."""
 
 
@@ -73,7 +73,7 @@ Z_MOD_PUSH = (
     "| H : BinInt.Z.modulo ?v ?m = _ |- context [ BinInt.Z.modulo ?v ?m ] => rewrite H "
     "end; first [vm_compute; reflexivity | lia]"
 )
-"""``E mod m`` with the remainders of the variables known (``x mod 19 = 4``): push ``mod m``
+"""``E mod m`` with the remainders of the variables known (``x mod 11 = 6``): push ``mod m``
 down to the leaves (``Z.add_mod``, ``Z.mul_mod``, ``Zpower_mod``), put in the known remainders,
 compute. Each rewrite is guarded so that it fires once per node; remainders of numerals are
 computed on the way (``4 ^ n mod 2`` becomes ``0 ^ n mod 2``, then ``0`` when ``n > 0``)."""
@@ -113,7 +113,7 @@ def nat_divmod_hints(g: GoalInfo, limit: int = 6) -> list[str]:
     for m in re.finditer(r"\s(mod|/)\s+(\d+)\b", text):
         x = operand_before(text, m.start())
         # A nat power would be computed in unary; a closed operand is the compute closers' job
-        # (its equation made `lia` hang for 11 s on `(30 * 39) mod 47`).
+        # (its equation made `lia` hang for 11 s on a closed operand such as `(31 * 44) mod 53`).
         if not x or "^" in x or not re.search(r"[A-Za-z_]", x) or (x, m.group(2)) in seen:
             continue
         seen.add((x, m.group(2)))
@@ -131,7 +131,7 @@ def _linear_form(text: str) -> tuple[int, str, int] | None:
 
 def linear_gcd_steps(g: GoalInfo) -> list[str]:
     """``gcd (a n + b) (c n + d)`` divides the constant that a combination ``u X - v Y`` leaves
-    (``u a = v c``): one Euclid step on linear forms, ``gcd (21 n + 4) (14 n + 3) | 1``."""
+    (``u a = v c``): one Euclid step on linear forms, ``gcd (10 n + 3) (15 n + 4) | 1``."""
     text = " ".join(g.concl.split())
     m = re.match(r"^(?:Nat\.)?gcd\s+", text)
     x = leading_arg(text[m.end() :]) if m else None
@@ -171,7 +171,7 @@ def gcd_lcm_steps(g: GoalInfo, limit: int = 2) -> list[tuple[str, tuple[str, str
         dom, x, y, v = m.groups()
         hn, i, scope = h.names[0], len(out), "nat" if dom == "Nat" else "Z"
         parts = [
-            # rewritten before `destruct`: on `Nat.gcd 150 b` itself the unfolding costs ~0.7 s
+            # rewritten before `destruct`: on `Nat.gcd 210 b` itself the unfolding costs ~0.7 s
             f"pose proof ({dom}.gcd_divide_l {x} {y}) as Hql{i}_",
             f"pose proof ({dom}.gcd_divide_r {x} {y}) as Hqr{i}_",
             f"rewrite {hn} in Hql{i}_, Hqr{i}_",
@@ -265,7 +265,7 @@ def unfold_divide(f: Focus) -> list[Candidate]:
 @family("gcd-linear", DOMAIN, "step")
 def gcd_linear(f: Focus) -> list[Candidate]:
     """``gcd (a n + b) (c n + d)`` over ``nat``: it divides the constant a combination of the two
-    forms leaves (one Euclid step), so it is 1 or bounded (``gcd (6 n + 5) (4 n + 3) | 1``)."""
+    forms leaves (one Euclid step), so it is 1 or bounded (``gcd (10 n + 3) (15 n + 4) | 1``)."""
     return [step(t, 0.3, tag="gcd-linear") for t in linear_gcd_steps(f.g)] if f.d.natural else []
 
 
@@ -287,5 +287,5 @@ def big_nat(f: Focus) -> list[Candidate]:
     if not (d.natural and not d.real and ctx.big_numbers and "of_num_uint" in f.g.all_text):
         return []
     changes = "; ".join(f"change {n} with (Z.to_nat {n}%Z) in *" for n in ctx.big_numbers[:6])
-    # `change` re-checks the unary numeral: ~1 s for 39500, so a 1 s limit was flaky.
+    # `change` re-checks the unary numeral: ~1 s for a numeral near 40000, so a 1 s limit was flaky.
     return [Candidate(tactic=changes, prelude="From Coq Require Import ZArith.", kind="step", timeout=4, cost=0.2, tag="big-nat")]

@@ -4,7 +4,7 @@ What is covered: clearing denominators (``field_simplify`` on the goal and on hy
 the signs of ``INR`` casts and the casts pushed through ``+``/``*``; square roots: positivity
 and ``sqrt A * sqrt A = A`` for ``nra``, ``sqrt A = B`` as ``B * B = A`` (``sqrt_lem_1``),
 comparing the squares of two nonnegative sides, products of roots merged, hypotheses
-``sqrt A = B`` squared, closed radicals simplified (``sqrt 80 = 4 * sqrt 5``) or evaluated
+``sqrt A = B`` squared, closed radicals simplified (``sqrt 63 = 3 * sqrt 7``) or evaluated
 (``sqrt 49 = 7``); Coquelicot's ``C`` split into real and imaginary parts.
 What is not covered: real inequalities with reciprocals or radicals as a whole
 (``realineq.py``), transcendental functions (``transcendental.py``), nested radicals.
@@ -105,7 +105,7 @@ def square_part(n: int) -> int:
 
 def radicals(g: GoalInfo, limit: int = 3) -> list[tuple[str, int, int]]:
     """``(A, k, m)`` for each ``sqrt A`` with ``A`` a closed integer ``k * k * m``, ``k > 1``
-    largest and ``m > 1``: ``sqrt 80 = 4 * sqrt 5`` puts radicals on a common atom."""
+    largest and ``m > 1``: ``sqrt 63 = 3 * sqrt 7`` puts radicals on a common atom."""
     out = []
     for arg in sqrt_args(g):
         value = eval_numeral(arg)
@@ -158,8 +158,8 @@ def field_simplify_h(f: Focus) -> list[Candidate]:
 
 @family("unfold-rsqr", DOMAIN, "step")
 def unfold_rsqr(f: Focus) -> list[Candidate]:
-    """``Rsqr x`` in a real goal: unfolded to ``x * x`` for the arithmetic closers."""
-    return [step("unfold Rsqr in *", 0.5, tag="unfold")] if f.d.real and "Rsqr" in f.g.all_text else []
+    """``Rsqr x`` in a real goal (printed ``x²``): unfolded to ``x * x`` for the arithmetic closers."""
+    return [step("unfold Rsqr in *", 0.5, tag="unfold")] if f.d.real and ("Rsqr" in f.g.all_text or "²" in f.g.all_text) else []
 
 
 @family("inr-pos", DOMAIN, "step")
@@ -201,8 +201,8 @@ def sqrt_lem(f: Focus) -> list[Candidate]:
 
 @family("square-eq", DOMAIN, "step")
 def square_eq(f: Focus) -> list[Candidate]:
-    """An equation of reals with a root inside one side (``x = 3 * sqrt 2`` from ``x >= 0`` and
-    ``x * x = 18``): two nonnegative sides are equal when their squares are (``Rsqr_inj``)."""
+    """An equation of reals with a root inside one side (``x = 2 * sqrt 3`` from ``x >= 0`` and
+    ``x * x = 12``): two nonnegative sides are equal when their squares are (``Rsqr_inj``)."""
     c = f.concl
     if not (f.d.real and is_eq(c) and "sqrt" in c and not c.lstrip().startswith("sqrt")):
         return []
@@ -228,7 +228,7 @@ def sqrt_square_hyp(f: Focus) -> list[Candidate]:
 
 @family("sqrt-factor", DOMAIN, "step")
 def sqrt_factor(f: Focus) -> list[Candidate]:
-    """Closed radicals ``sqrt N`` with a square factor (``sqrt 80``): rewritten as ``k * sqrt m``
+    """Closed radicals ``sqrt N`` with a square factor (``sqrt 63``): rewritten as ``k * sqrt m``
     (``4 * sqrt 5``), so radicals of one number become one atom for ``lra``/``nra``."""
     parts = [
         f"replace (sqrt {a}) with ({k} * sqrt {m}) by (symmetry; apply sqrt_lem_1; [lra | pose proof (sqrt_pos {m}); nra | "

@@ -46,7 +46,7 @@ def unrolled_recurrences(g: GoalInfo, limit: int = 2, top: int = 30) -> list[str
 def arithmetic_closed_forms(g: GoalInfo) -> list[tuple[str, str]]:
     """An arithmetic sequence (``u (n + 2) - u (n + 1) = u (n + 1) - u n``, or ``u (n + 1) = u n + c``)
     in closed form ``u n = u 0 + INR n * d``, proved by two inductions and instantiated at every
-    index in sight: ``u 2010`` or ``u n`` is then one linear equation, not 2010 unrolled ones.
+    index in sight: ``u 1500`` or ``u n`` is then one linear equation, not 1500 unrolled ones.
     Returns at most one ``(tactic, sequence name)``."""
     for h in g.hyps:
         typ = " ".join(h.type.replace("%nat", "").split())
@@ -107,12 +107,12 @@ def unroll(f: Focus) -> list[Candidate]:
 
 @family("arith-seq", DOMAIN, "step")
 def arith_seq(f: Focus) -> list[Candidate]:
-    """A real arithmetic sequence (constant difference) and indices in sight (``u 2010``):
+    """A real arithmetic sequence (constant difference) and indices in sight (``u 1500``):
     the closed form ``u n = u 0 + INR n * d`` by two inductions, instantiated at every index.
     Once per path (a ``ClosedForm`` fact)."""
     if not f.d.real or f.facts_of(ClosedForm):
         return []
-    # unary indices (u 2010) cost ~1 s to cast
+    # unary indices (u 1500) cost ~1 s to cast
     return [step(t, 0.4, timeout=3.0, tag="arith-seq", facts=(ClosedForm(sequence=u),)) for t, u in arithmetic_closed_forms(f.g)]
 
 

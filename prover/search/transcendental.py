@@ -2,7 +2,7 @@
 trigonometry, ``PI``, and the integer part (``up``, ``Int_part``).
 
 What is covered: logarithms of products, quotients and powers expanded; logarithms of
-numerals put on prime bases (``ln 32 = 5 * ln 2``, ``ln 80 = 4 * ln 2 + ln 5``) with their signs;
+numerals put on prime bases (``ln 243 = 5 * ln 3``, ``ln 98 = 1 * ln 2 + 2 * ln 7``) with their signs;
 exponential equations made linear (``exp_inv``, ``ln`` of both sides); ``Rpower`` of numerals
 with integer or rational exponents evaluated; sine and cosine at the standard angles, sums and
 doubles of angles expanded, ``sin ^ 2 + cos ^ 2 = 1`` for ``nra``; bounds of ``PI``; ``up A`` of
@@ -43,7 +43,7 @@ exponentials compares exponents (``exp_inv``), one with another side takes ``ln`
 
 def ln_powers(g: GoalInfo, limit: int = 3) -> list[tuple[int, int, int]]:
     """``(N, k, p)`` for each ``ln N`` in sight with ``N = p ^ k``, ``k >= 2``, ``p`` smallest:
-    ``ln 32 = 5 * ln 2`` puts logarithms of one base on a common atom."""
+    ``ln 243 = 5 * ln 3`` puts logarithms of one base on a common atom."""
     out = []
     for s in dict.fromkeys(re.findall(r"\bln\s+(\d+)\b", g.all_text)):
         n = int(s)
@@ -58,7 +58,7 @@ def ln_powers(g: GoalInfo, limit: int = 3) -> list[tuple[int, int, int]]:
 
 def ln_products(g: GoalInfo, limit: int = 4) -> list[tuple[int, list[tuple[int, int]]]]:
     """``(N, [(p, k), ...])`` for each ``ln N`` with ``N`` a product of at least two distinct small
-    primes: ``ln 80 = 4 * ln 2 + 1 * ln 5`` leaves every logarithm a combination of ``ln p``."""
+    primes: ``ln 98 = 1 * ln 2 + 2 * ln 7`` leaves every logarithm a combination of ``ln p``."""
     out = []
     for s in dict.fromkeys(re.findall(r"\bln\s+(\d+)\b", g.all_text)):
         n, fs = int(s), []
@@ -105,7 +105,7 @@ def up_values(g: GoalInfo, limit: int = 3) -> list[tuple[str, int, str]]:
 
 def rpower_roots(g: GoalInfo, limit: int = 3) -> list[tuple[str, str, int, int, int, int]]:
     """``(A, E, value, m, p, q)`` for each ``Rpower A E`` with closed ``A = m ^ q`` (``m`` a positive
-    integer) and ``E = p / q``: the power is ``m ^ p`` (``Rpower 1000000 (1/3) = 100``)."""
+    integer) and ``E = p / q``: the power is ``m ^ p`` (``Rpower 343 (2/3) = 49``)."""
     text = " ".join(g.all_text.split())
     out = []
     for mt in re.finditer(r"\bRpower\s+", text):

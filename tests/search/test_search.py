@@ -218,10 +218,10 @@ def test_lean_goes_through_the_same_search_with_a_sorry_hole():
 def test_hoist_requires_splits_imports_from_tactics():
     from prover.search.search import hoist_requires
 
-    proof = "From Coq Require Import Lia Lra Psatz.\nintros.\nFrom Coq Require Import ZArith. change 39500 with (Z.to_nat 39500%Z) in *.\nlia."
+    proof = "From Coq Require Import Lia Lra Psatz.\nintros.\nFrom Coq Require Import ZArith. change 41000 with (Z.to_nat 41000%Z) in *.\nlia."
     imports, rest = hoist_requires(proof)
     assert imports == "From Coq Require Import Lia Lra Psatz.\nFrom Coq Require Import ZArith."
-    assert rest == "intros.\nchange 39500 with (Z.to_nat 39500%Z) in *.\nlia."
+    assert rest == "intros.\nchange 41000 with (Z.to_nat 41000%Z) in *.\nlia."
 
 
 class SlowCloserSession(ScriptedSession):
