@@ -36,7 +36,8 @@ def check_statement(problem: BenchProblem, timeout: float = 120.0) -> tuple[str,
 
     pa = assistant(problem.language)
     if not environment(pa.name):
-        return "unvalidated", f"not validated: {pa.missing() or f'no {pa.display_name} checker found'}", 0.0
+        why = pa.missing() or f"no {pa.display_name} checker version could be read (`lake`/`coqc` on PATH?)"
+        return "unvalidated", f"not validated: {why}", 0.0
     try:
         fc = pa.checker().check_file(problem.text, timeout=timeout)
     except (ImportError, ProofAssistantError) as e:

@@ -30,11 +30,15 @@ import subprocess
 from abc import ABC, abstractmethod
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import source
 from .session import FileChecker, Language, ProofSession
 from .source import Declaration, SourceFile
+
+if TYPE_CHECKING:
+    from .soundness.candidate import CandidateSplit
+    from .soundness.verdict import Verdict
 
 _ROCQ_END = re.compile(r"\b(Qed|Admitted|Defined|Abort)\s*\.(?=\s|$)")
 
@@ -81,6 +85,11 @@ class ProofAssistant(ABC):
     @abstractmethod
     def checker(self, **kwargs: Any) -> FileChecker:
         """A whole-file checker (fresh sandboxed process per file)."""
+
+    @abstractmethod
+    def kernel_verdict(self, problem: SourceFile, candidate_text: str, split: CandidateSplit, *, timeout: float) -> Verdict:
+        """The proof-assistant stage of ``lean_tools.soundness.verify`` on a candidate that passed
+        the static rules (``split`` is their analysis). Raises ``NotInstalled``."""
 
     @abstractmethod
     def missing(self) -> str | None:
@@ -202,6 +211,12 @@ class Rocq(ProofAssistant):
 
         return RocqChecker(**kwargs)
 
+    def kernel_verdict(self, problem: SourceFile, candidate_text: str, split: CandidateSplit, *, timeout: float) -> Verdict:
+        """``rocq_verify.verify_rocq``: coqc, ``constr_eq`` statement check, ``Print Assumptions``."""
+        from .soundness.rocq_verify import verify_rocq
+
+        return verify_rocq(problem, candidate_text, split, timeout=timeout)
+
     def missing(self) -> str | None:
         if shutil.which("coqtop") is None or shutil.which("coqc") is None:
             return "Rocq (coqtop/coqc) is not installed: run `prover-setup rocq`"
@@ -310,9 +325,16 @@ class Lean(ProofAssistant):
 
         return LeanChecker(**kwargs)
 
+    def kernel_verdict(self, problem: SourceFile, candidate_text: str, split: CandidateSplit, *, timeout: float) -> Verdict:
+        """``lean_verify.verify_lean``, which locates the helpers again itself (leniently), as
+        it always has; ``split`` is not passed on."""
+        from .soundness.lean_verify import verify_lean
+
+        return verify_lean(problem, candidate_text, timeout=timeout)
+
     def missing(self) -> str | None:
         if shutil.which("lake") is None and shutil.which("lean") is None:
-            return "Lean 4 is not installed: run `prover-setup lean`"
+            return "Lean 4 is not installed (neither `lake` nor `lean` on PATH): run `prover-setup lean`"
         return None
 
     def fingerprint(self) -> str:

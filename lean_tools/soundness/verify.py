@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import time
 
+from ..assistant import assistant
 from ..source import (
     Language,
     ParseError,
@@ -46,10 +47,11 @@ def parse_problem(problem_text: str, language: Language, theorem: str | None = N
         sf = parse_source(problem_text, language, theorem=theorem, strict=True)
     except ParseError as e:
         raise BadProblem(f"problem: {e}") from e
-    if language == "lean":
+    left_open = lean_open_definitions(sf)  # always [] for Rocq: it has no such answers
+    if left_open:
         stmt_ids = set(re.findall(r"[^\W\d][\w'.!?₀-₉]*", mask(sf.statement, "lean").replace("«", "").replace("»", "")))
         stmt_ids |= {part for t in stmt_ids for part in t.split(".")}
-        open_ones = [n for n in lean_open_definitions(sf) if n in stmt_ids or n.split(".")[-1] in stmt_ids]
+        open_ones = [n for n in left_open if n in stmt_ids or n.split(".")[-1] in stmt_ids]
         if open_ones:
             raise BadProblem(
                 f"problem: the statement of {sf.theorem_name} uses {', '.join(open_ones)}, which the problem leaves "
@@ -135,10 +137,4 @@ def verify(
                 theorem=problem.theorem_name,
             )
         split = res.split
-    if language == "rocq":
-        from .rocq_verify import verify_rocq
-
-        return verify_rocq(problem, candidate_text, split, timeout=timeout)
-    from .lean_verify import verify_lean
-
-    return verify_lean(problem, candidate_text, timeout=timeout)
+    return assistant(language).kernel_verdict(problem, candidate_text, split, timeout=timeout)

@@ -25,7 +25,7 @@ def _p(name, text, language="rocq"):
 def test_mix_of_good_and_broken_statements(tmp_path, monkeypatch):
     problems = [_p("good", GOOD), _p("good_r", GOOD_REALS), _p("bad_type", TYPE_ERROR), _p("bad_lib", MISSING_LIB),
                 _p("bad_syntax", SYNTAX), _p("lean_one", LEAN, "lean")]
-    monkeypatch.setattr(val.shutil, "which", lambda b, *a, _w=shutil.which, **k: None if b == "lake" else _w(b, *a, **k))
+    monkeypatch.setattr(shutil, "which", lambda b, *a, _w=shutil.which, **k: None if b == "lake" else _w(b, *a, **k))
     val.environment.cache_clear()
     with ResultsDB(tmp_path / "r.db") as db:
         res = {v.problem_id.split("/")[1]: v for v in val.validate(problems, db, workers=2)}
