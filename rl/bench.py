@@ -280,8 +280,8 @@ def policy_attempt(problem, request):
 
 # -- a real LM policy (model.type = "lm") ---------------------------------------------------------
 def load_lm_policy(ref: str, mode: str = "trained", temperature: float | None = None):
-    """A ``VLLMTextSampler`` over an LM run's policy (base weights plus the checkpoint's, LoRA
-    merged), sampling at ``temperature`` (default: the run's); ``mode="init"`` keeps the
+    """(``VLLMTextSampler``, the run's ``model.reply_prefix``) for an LM run's policy (base weights
+    plus the checkpoint's, LoRA merged), sampling at ``temperature`` (default: the run's); ``mode="init"`` keeps the
     pretrained weights (the run's step 0: LoRA starts as a zero delta). Cached per process."""
     key = ("lm", str(ref), mode, temperature)
     if key in _POLICIES:
@@ -315,14 +315,15 @@ def load_lm_policy(ref: str, mode: str = "trained", temperature: float | None = 
                               kv_cache_gib=sc.vllm_kv_cache_gib)
     sampler.push(dict(policy.hf_weights()), 0)
     for old in [k for k in _POLICIES if k[0] == "lm"]:  # one engine per process: a second would not fit
-        _POLICIES.pop(old).close()  # type: ignore[attr-defined]
-    _POLICIES[key] = sampler
-    return sampler
+        _POLICIES.pop(old)[0].close()  # type: ignore[index]
+    _POLICIES[key] = (sampler, mc.reply_prefix)
+    return sampler, mc.reply_prefix
 
 
 def lm_attempt(problem, request):
     """``AttemptFn`` for a real-LM run (``model.type = "lm"``): like ``policy_attempt``, each round
-    samples ``PROVER_RL_BATCH`` (default 4) replies to the run's compact prompt in one vLLM call
+    samples ``PROVER_RL_BATCH`` (default 4) replies to the run's compact prompt (plus its
+    ``model.reply_prefix``) in one vLLM call
     (seeded by attempt seed and round); a reply's script is what ``rl.lm_agent.proof_of`` reads
     (its ``check`` call, else its fenced block). Single-turn: no checker feedback between rounds."""
     from benchmarks.problem import AttemptResult
@@ -334,17 +335,17 @@ def lm_attempt(problem, request):
     if problem.language != "rocq":
         return AttemptResult(outcome="failed", reason="rl policy proves Rocq problems only",
                              wall_s=time.monotonic() - t0)
-    sampler = load_lm_policy(_checkpoint_ref(), os.environ.get(ENV_POLICY, "trained"), temperature_from_env())
+    sampler, prefix = load_lm_policy(_checkpoint_ref(), os.environ.get(ENV_POLICY, "trained"), temperature_from_env())
     batch = max(1, int(os.environ.get(ENV_BATCH, "4")))
     src, rp = _parse_bench(problem)
-    prompt = sampler.policy.render(render_compact(rp, ()))
+    prompt = sampler.policy.render(render_compact(rp, ())) + prefix
 
     def draw(rnd: int):
         seeds = [_round_seed(request.seed, rnd) * 31 + i for i in range(batch)]
         _, comps = sampler.sample_texts(prompt, seeds)
         scripts = []
         for c in comps:
-            text = sampler.policy.decode(c.token_ids)
+            text = prefix + sampler.policy.decode(c.token_ids)
             scripts.append(proof_of(text, parse_text_tool_calls(text)[1]))
         return scripts, sum(len(c.token_ids) for c in comps)
 

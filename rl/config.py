@@ -47,6 +47,10 @@ class ModelConfig(_Section):
     prompt: Literal["compact", "agent"] = "compact"
     """lm: how the agent's conversation becomes the prompt (``rl.lm_agent``): compact (goal,
     own answers, checker replies) or agent (the agent's full system prompt and tool list)."""
+    reply_prefix: str = ""
+    """lm: text the model's reply starts with, appended to every rendered prompt (e.g. a code fence
+    such as "```coq\n" puts the model in the answer format); part of the prompt, never sampled or
+    trained on, and read back as the start of the reply."""
     max_prompt_tokens: int = Field(1024, ge=16)
     """lm: a turn whose prompt is longer is not sampled (the agent gets a model error)."""
     d_model: int = Field(64, ge=8)

@@ -91,9 +91,10 @@ class LMChatModel(PolicyChatModel):
     name = "rl-lm-policy"
 
     def __init__(self, sampler, problem: Problem, *, prompt: str = "compact", max_prompt_tokens: int = 1024,
-                 first: PrefetchedTurn | None = None, **episode):
+                 first: PrefetchedTurn | None = None, reply_prefix: str = "", **episode):
         super().__init__(sampler, problem, **episode)
         self.prompt_style = prompt
+        self.reply_prefix = reply_prefix
         self.max_prompt_tokens = max_prompt_tokens
         self.first = first
 
@@ -102,8 +103,8 @@ class LMChatModel(PolicyChatModel):
         if self.prompt_style == "agent":
             from prover.llm.local import template_messages
 
-            return policy.render(template_messages(messages, tools, native=False))
-        return policy.render(render_compact(self.problem, messages))
+            return policy.render(template_messages(messages, tools, native=False)) + self.reply_prefix
+        return policy.render(render_compact(self.problem, messages)) + self.reply_prefix
 
     def chat(self, messages: Sequence[ChatMessage], *, tools: Sequence[ToolSpec] = (), sampling=None) -> ChatResponse:
         self._follow(messages)
@@ -122,7 +123,7 @@ class LMChatModel(PolicyChatModel):
                 prompt, version=self.pinned, seed=None if self.seed is None else turn_seed(self.seed, self.episode, k))
             self.gen_seconds += time.perf_counter() - t0
         self.pinned = version
-        text = self.sampler.policy.decode(comp.token_ids)
+        text = self.reply_prefix + self.sampler.policy.decode(comp.token_ids)
         clean, calls = parse_text_tool_calls(text)
         script = proof_of(text, calls)
         call_id = calls[0].id if calls else f"text_{self.episode}_{k}"
@@ -151,9 +152,11 @@ class LMChatFactory:
 
     prompt: str = "compact"
     max_prompt_tokens: int = 1024
+    reply_prefix: str = ""
 
     def __call__(self, sampler, problem: Problem, **episode) -> LMChatModel:
-        return LMChatModel(sampler, problem, prompt=self.prompt, max_prompt_tokens=self.max_prompt_tokens, **episode)
+        return LMChatModel(sampler, problem, prompt=self.prompt, max_prompt_tokens=self.max_prompt_tokens,
+                           reply_prefix=self.reply_prefix, **episode)
 
     def prefetch(self, sampler, problem: Problem, n: int, seed: int | None) -> list[PrefetchedTurn] | None:
         """The ``n`` first turns of a group in one batched call, with the seeds the episodes would
@@ -163,7 +166,7 @@ class LMChatFactory:
         batch = getattr(sampler, "sample_texts", None)
         if batch is None or self.prompt != "compact":
             return None
-        prompt = sampler.policy.render(render_compact(problem, ()))
+        prompt = sampler.policy.render(render_compact(problem, ())) + self.reply_prefix
         if len(sampler.policy.encode(prompt)) > self.max_prompt_tokens:
             return None
         seeds = [None if seed is None else turn_seed(seed, i, 1) for i in range(n)]
@@ -175,4 +178,5 @@ class LMChatFactory:
 
 def lm_chat_factory(sampler, cfg) -> LMChatFactory:
     """The ``chat_model`` argument of ``AgentEnvironment`` for ``cfg`` (an ``RLConfig``)."""
-    return LMChatFactory(prompt=cfg.model.prompt, max_prompt_tokens=cfg.model.max_prompt_tokens)
+    return LMChatFactory(prompt=cfg.model.prompt, max_prompt_tokens=cfg.model.max_prompt_tokens,
+                         reply_prefix=cfg.model.reply_prefix)

@@ -77,7 +77,7 @@ def test_group_first_turns_are_sampled_in_one_batch_with_the_episodes_own_seeds(
     sampler = CountingSampler(policy, max_new_tokens=8, temperature=1.0, seed=0)
     sampler.push(dict(policy.hf_weights()), 0)
     problem = generate(("taut",), 1, 2, 1, seed=0)[0][0]
-    factory = LMChatFactory(prompt="compact", max_prompt_tokens=4096)
+    factory = LMChatFactory(prompt="compact", max_prompt_tokens=4096, reply_prefix="```coq\n")
     def one_by_one(sampler_, problem_, **kw):  # the same chat models, without the factory's prefetch
         return factory(sampler_, problem_, **kw)
 
@@ -95,4 +95,5 @@ def test_group_first_turns_are_sampled_in_one_batch_with_the_episodes_own_seeds(
         assert [t.actions for t in a.turns] == [t.actions for t in b.turns]
         for ta, tb in zip(a.turns, b.turns):  # one batch vs one by one: equal up to float rounding
             assert max(abs(x - y) for x, y in zip(ta.logprobs, tb.logprobs)) < 1e-4
+    assert all(t.prompt.endswith("```coq\n") and t.text.startswith("```coq\n") for t in a.turns)
     assert len({runs["batched"][i].turns[0].actions for i in range(3)}) > 1  # distinct seeds, distinct samples
