@@ -28,7 +28,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from lean_tools.assistant import assistant
+from lean_tools.assistant import ASSISTANTS, assistant, assistant_for_path
 from lean_tools.source import declaration_names
 
 from .problem import BenchProblem
@@ -281,9 +281,9 @@ class Folder(Taskset):
         self.name = f"dir:{self.path.resolve().name}"
 
     def load(self) -> Iterator[BenchProblem]:
-        for path in _files(self.path, (".lean", ".v")):
+        for path in _files(self.path, tuple(a.suffix for a in ASSISTANTS.values())):
             text = path.read_text(encoding="utf-8")
-            language = "rocq" if path.suffix == ".v" else "lean"
+            language = assistant_for_path(path).name
             rel = path.relative_to(self.path)
             yield BenchProblem(
                 suite=self.name, name=str(rel.with_suffix("")), language=language, text=text,

@@ -34,6 +34,7 @@ import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
+from lean_tools.assistant import ASSISTANTS, assistant_for_path
 from prover import tools
 from prover.api import prove_report
 from prover.config import ProverConfig
@@ -106,10 +107,10 @@ class ToolHost:
         if "\n" not in problem.strip() and re.search(r"\.(v|lean)\s*$", problem):
             path = self._path(problem.strip())
             text = path.read_text(encoding="utf-8")
-            language = language or ("rocq" if path.suffix == ".v" else "lean")
+            language = language or assistant_for_path(path).name
         lang = language or guess_language(text)
-        if lang not in ("rocq", "lean"):
-            raise ToolInputError(f"`language` must be 'rocq' or 'lean', not {lang!r}")
+        if lang not in ASSISTANTS:
+            raise ToolInputError(f"`language` must be {' or '.join(map(repr, ASSISTANTS))}, not {lang!r}")
         refused = tools.screen_problem(text, lang)
         if refused:
             raise ToolInputError(refused)
