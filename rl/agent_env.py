@@ -158,6 +158,8 @@ class PolicyChatModel:
         self.tool_results: dict[str, str] = {}
         """Tool results of earlier calls, by call id, as seen in the conversation."""
         self.gen_seconds = 0.0
+        self.prefetched_seconds = 0.0
+        """The part of ``gen_seconds`` spent before the episode started (its share of a batched call)."""
 
     def _follow(self, messages: Sequence[ChatMessage]) -> None:
         """Before a turn: raise ``EpisodeInterrupted`` if the weights moved and streaming is off (else
@@ -293,7 +295,8 @@ class AgentEnvironment:
             turns=self._turns(llm, final), reward=reward, solved=final is not None and final.accepted, error=error,
             version_start=llm.turns[0].version if llm.turns else (-1 if pinned is None else pinned),
             version_end=latest(), streamed=llm.streamed, gen_seconds=llm.gen_seconds,
-            check_seconds=time.perf_counter() - t0 - llm.gen_seconds, stop_reason=" ".join(stop_reason.split())[:300],
+            check_seconds=time.perf_counter() - t0 - (llm.gen_seconds - llm.prefetched_seconds),
+            stop_reason=" ".join(stop_reason.split())[:300],
         )
         return ep, llm.pinned
 

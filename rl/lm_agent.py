@@ -117,6 +117,7 @@ class LMChatModel(PolicyChatModel):
         if k == 1 and self.first is not None and self.first.prompt == prompt:
             version, comp = self.first.version, self.first.completion
             self.gen_seconds += self.first.seconds
+            self.prefetched_seconds += self.first.seconds
         else:
             t0 = time.perf_counter()
             version, comp = self.sampler.sample_text(

@@ -92,6 +92,7 @@ def test_group_first_turns_are_sampled_in_one_batch_with_the_episodes_own_seeds(
     assert calls == {"one": 3, "batch": 1}  # one-by-one: 3 calls; batched: 1 call, no single ones
     for a, b in zip(runs["batched"], runs["one_by_one"]):
         assert a.error is None and b.error is None
+        assert a.check_seconds >= 0 and b.check_seconds >= 0  # the batch's time is generation, not checking
         assert [t.actions for t in a.turns] == [t.actions for t in b.turns]
         for ta, tb in zip(a.turns, b.turns):  # one batch vs one by one: equal up to float rounding
             assert max(abs(x - y) for x, y in zip(ta.logprobs, tb.logprobs)) < 1e-4
