@@ -370,14 +370,18 @@ class Lean(ProofAssistant):
         """The tactic unchanged: the REPL request's timeout is the limit."""
         return tactic
 
-    def open_statement(self, statement_code: str) -> str:
-        """The statement with a ``sorry`` body: the REPL reports the hole's proof state."""
+    @staticmethod
+    def bare_statement(statement_code: str) -> str:
+        """A declaration without a trailing ``:= by`` / ``:=`` (callers may pass either form)."""
         s = statement_code.rstrip()
         for tail in (":= by", ":="):
             if s.endswith(tail):
-                s = s[: -len(tail)].rstrip()
-                break
-        return s + " := by\n  sorry"
+                return s[: -len(tail)].rstrip()
+        return s
+
+    def open_statement(self, statement_code: str) -> str:
+        """The statement with a ``sorry`` body: the REPL reports the hole's proof state."""
+        return self.bare_statement(statement_code) + " := by\n  sorry"
 
     def proof_line(self, tactic: str) -> str:
         return tactic
