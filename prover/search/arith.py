@@ -90,8 +90,8 @@ def vertex_hints(g: GoalInfo, limit: int = 3) -> list[str]:
     texts = [h.type for h in g.hyps if "forall" not in h.type] + [g.concl]
     for x in [v for v in g.vars_of("R") if NAME.match(v)][:4]:
         xe = re.escape(x)
-        for text in texts:
-            text = " ".join(text.split())
+        for raw in texts:
+            text = " ".join(raw.split())
             sq = re.search(rf"(?:(?<![\w.*/^])|(?<=[(+\-] ))(?:(\d+) \* )?{xe} \^ 2\b", text)
             lin = re.search(rf"([+-]) (?:(\d+) \* )?{xe}\b(?! \^)(?! \*)", text) or re.search(rf"^(?:(\d+) \* )?{xe}\b(?! \^)(?! \*)", text)
             if not sq or not lin:
@@ -185,8 +185,7 @@ def cancel_diseq(f: Focus) -> list[Candidate]:
     if not (f.d.real and is_eq(f.concl)):
         return []
     out = []
-    for h in [h for h in f.g.hyps if diseq(h.type)][:2]:
-        left, right = diseq(h.type)
+    for h, (left, right) in [(h, lr) for h in f.g.hyps if (lr := diseq(h.type))][:2]:
         tac = f"apply (Rmult_eq_reg_l ({left} - ({right}))); [nra | intro; apply {h.names[0]}; lra]"
         out.append(close(tac, 2, tag="cancel-diseq"))
     return out

@@ -61,7 +61,10 @@ def mod_case_split(v: str, k: int, d: Domain) -> str:
         tail = "PreOmega.Z.div_mod_to_equations; nia"
     else:
         head = f"pose proof (Nat.div_mod {v} {k} ltac:(lia)) as Hdm_; pose proof (Nat.mod_upper_bound {v} {k} ltac:(lia)) as Hmb_"
-        tail = "rewrite ?Nat.pow_succ_r', ?Nat.pow_0_r; Zify.zify; rewrite ?Znat.Nat2Z.inj_mod, ?Znat.Nat2Z.inj_div in *; Zify.zify; PreOmega.Z.div_mod_to_equations; nia"
+        tail = (
+            "rewrite ?Nat.pow_succ_r', ?Nat.pow_0_r; Zify.zify; rewrite ?Znat.Nat2Z.inj_mod, ?Znat.Nat2Z.inj_div in *; "
+            "Zify.zify; PreOmega.Z.div_mod_to_equations; nia"
+        )
     return (
         f"{head}; set (q_ := {v} / {k}) in *; set (r_ := {v} mod {k}) in *; clearbody q_ r_; subst {v}; "
         f"assert (Hr_ : {cases}) by lia; repeat destruct Hr_ as [Hr_ | Hr_]; subst r_; {tail}"
@@ -87,7 +90,7 @@ def derived_z_bounds(g: GoalInfo, limit: int = 2, top: int = 60) -> list[tuple[s
     big = equation_numeral_max(g, top)
     if not big:
         return []
-    out = []
+    out: list[tuple[str, int, int]] = []
     for h in g.hyps:
         t = " ".join(h.type.split()).replace("%Z", "")
         m = re.fullmatch(r"(\d+)\s*(<=|<)\s*([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*(>=|>)\s*(\d+)", t)
@@ -100,6 +103,9 @@ def derived_z_bounds(g: GoalInfo, limit: int = 2, top: int = 60) -> list[tuple[s
     return out[:limit]
 
 
+_PRODUCT = r"([A-Za-z_]\w*)\s*\*\s*([A-Za-z_]\w*)\s*=\s*(\d+)|(\d+)\s*=\s*([A-Za-z_]\w*)\s*\*\s*([A-Za-z_]\w*)"
+
+
 def factor_pairs(g: GoalInfo, limit: int = 1, top: int = 80) -> list[tuple[str, str, int]]:
     """``(x, y, r)`` for a hypothesis ``x * y = N`` (``nat`` variables, ``N`` a numeral): one of the
     two factors is at most ``r = isqrt N``, so a case split on each side over ``0..r`` finds every
@@ -107,7 +113,7 @@ def factor_pairs(g: GoalInfo, limit: int = 1, top: int = 80) -> list[tuple[str, 
     nats = set(g.vars_of("nat"))
     out = []
     for h in g.hyps:
-        m = re.fullmatch(r"([A-Za-z_]\w*)\s*\*\s*([A-Za-z_]\w*)\s*=\s*(\d+)|(\d+)\s*=\s*([A-Za-z_]\w*)\s*\*\s*([A-Za-z_]\w*)", h.type.strip())
+        m = re.fullmatch(_PRODUCT, h.type.strip())
         if not m:
             continue
         x, y, n = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(5), m.group(6), m.group(4))
@@ -135,8 +141,8 @@ def exponent_bounds(g: GoalInfo, limit: int = 2, cap: int = 50000) -> list[tuple
             if n is None or n.denominator != 1 or n < 1:
                 continue
             powers = re.findall(r"\b(\d+) \^ ([A-Za-z_]\w*)\b", side)
-            for c, v in powers:
-                c = int(c)
+            for base, v in powers:
+                c = int(base)
                 if v not in nats or v in bounded or c < 2 or any(v == w for w, _ in out):
                     continue
                 k = 0
@@ -166,7 +172,10 @@ def interval_split_tactic(v: str, lo: int, hi: int) -> str:
 def below_split(v: str, k: int) -> str:
     """``k <= v`` (a "least such n" goal): refute each value ``v = 0 .. k-1`` by computation."""
     close = "first [lia | vm_compute in *; lia | simpl in *; lia | vm_compute in *; congruence]"
-    return f"assert (Hc_ : {v} < {k} \\/ {k} <= {v}) by lia; destruct Hc_ as [Hlt_ | Hge_]; [do {k} (destruct {v} as [|{v}]; [{close} | ]); lia | lia]"
+    return (
+        f"assert (Hc_ : {v} < {k} \\/ {k} <= {v}) by lia; destruct Hc_ as [Hlt_ | Hge_]; "
+        f"[do {k} (destruct {v} as [|{v}]; [{close} | ]); lia | lia]"
+    )
 
 
 def case_split_tactic(v: str, top: int) -> str:
@@ -228,7 +237,8 @@ def bound_split(f: Focus) -> list[Candidate]:
         return []
     out = []
     for v, top in derived_bounds(f.g):
-        out.append(close(f"assert ({v} <= {top}) by nia; do {top + 1} (destruct {v} as [|{v}]; [first [lia | nia] | ]); lia", 3, tag="bound-split"))
+        tac = f"assert ({v} <= {top}) by nia; do {top + 1} (destruct {v} as [|{v}]; [first [lia | nia] | ]); lia"
+        out.append(close(tac, 3, tag="bound-split"))
     for v, lo, top in derived_z_bounds(f.g):
         cases = " \\/ ".join(f"{v} = {k}" for k in range(lo, top + 1))
         out.append(close(

@@ -152,7 +152,9 @@ def rocq_candidates(
     return [c for fam in CLOSERS for c in fam(f)], [c for fam in STEPS for c in fam(f)]
 
 
-def explain(g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int = 0, facts: tuple[Fact, ...] = ()) -> list[tuple[Family, list[Candidate]]]:
+def explain(
+    g: GoalInfo, d: Domain, ctx: ProblemContext, depth: int = 0, facts: tuple[Fact, ...] = ()
+) -> list[tuple[Family, list[Candidate]]]:
     """The families that answer the goal, each with its candidates, in registry order (for
     inspecting why a goal gets the candidates it gets)."""
     f = Focus(g=g, d=d, ctx=ctx, depth=depth, facts=facts)

@@ -73,7 +73,7 @@ def inverse_points(g: GoalInfo, limit: int = 2) -> list[str]:
     if not m:
         return []
     f, c, value = m.group(1), m.group(2), m.group(3).strip()
-    out = []
+    out: list[str] = []
     for h in g.hyps:
         law = re.fullmatch(
             rf"forall\s+\(?(\w+)\s*(?::\s*\w+)?\)?\s*,\s*{re.escape(f)}\s+\(([A-Za-z_]\w*)\s+\1\)\s*=\s*\1", h.type.strip()

@@ -212,7 +212,11 @@ class ProblemContext:
         from .induction import header_fixpoints, header_inductives
 
         return cls(
-            local_defs=defs, scope=open_scope(header), big_numbers=big, inductives=header_inductives(header), fixpoints=header_fixpoints(header)
+            local_defs=defs,
+            scope=open_scope(header),
+            big_numbers=big,
+            inductives=header_inductives(header),
+            fixpoints=header_fixpoints(header),
         )
 
 
@@ -304,7 +308,7 @@ def eval_numeral(expr: str):
 
 def int_root(n: int, k: int) -> int:
     """``floor(n ** (1 / k))`` in integers (a float root is wrong for large ``n``)."""
-    r = int(round(n ** (1.0 / k)))
+    r = round(n ** (1.0 / k))
     while r**k > n:
         r -= 1
     while (r + 1) ** k <= n:
@@ -338,10 +342,16 @@ def small_bounds(g: GoalInfo, limit: int = 100) -> list[tuple[str, int]]:
 _INT = r"\(?-?\s*\d+\)?"
 
 
-_LOWER = [re.compile(rf"^(?P<k>{_INT})\s*(?P<op><=|<)\s*(?P<v>[A-Za-z_]\w*)$"), re.compile(rf"^(?P<v>[A-Za-z_]\w*)\s*(?P<op>>=|>)\s*(?P<k>{_INT})$")]
+_LOWER = [
+    re.compile(rf"^(?P<k>{_INT})\s*(?P<op><=|<)\s*(?P<v>[A-Za-z_]\w*)$"),
+    re.compile(rf"^(?P<v>[A-Za-z_]\w*)\s*(?P<op>>=|>)\s*(?P<k>{_INT})$"),
+]
 
 
-_UPPER = [re.compile(rf"^(?P<v>[A-Za-z_]\w*)\s*(?P<op><=|<)\s*(?P<k>{_INT})$"), re.compile(rf"^(?P<k>{_INT})\s*(?P<op>>=|>)\s*(?P<v>[A-Za-z_]\w*)$")]
+_UPPER = [
+    re.compile(rf"^(?P<v>[A-Za-z_]\w*)\s*(?P<op><=|<)\s*(?P<k>{_INT})$"),
+    re.compile(rf"^(?P<k>{_INT})\s*(?P<op>>=|>)\s*(?P<v>[A-Za-z_]\w*)$"),
+]
 
 
 def int_ranges(g: GoalInfo, width: int = 40) -> list[tuple[str, int, int]]:

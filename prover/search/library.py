@@ -15,6 +15,7 @@ library's names (checked to exist in Coq 8.16 by the tests).
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from .family import Focus, family
@@ -31,7 +32,9 @@ LEMMA_FAMILIES: dict[str, tuple[str, ...]] = {
     r"\brev\b": ("rev_app_distr", "rev_involutive", "rev_length", "map_rev", "rev_unit"),
     r"\bmap\b": ("map_app", "map_map", "map_length", "map_rev", "map_id"),
     r"\+\+": ("app_assoc", "app_nil_r", "app_length", "app_comm_cons"),
-    r"\bNat\.(?:even|odd)\b": ("Nat.even_add_mul_2", "Nat.odd_add_mul_2", "Nat.even_mul", "Nat.odd_mul", "Nat.even_add", "Nat.odd_add", "Nat.even_2", "Nat.odd_1"),
+    r"\bNat\.(?:even|odd)\b": (
+        "Nat.even_add_mul_2", "Nat.odd_add_mul_2", "Nat.even_mul", "Nat.odd_mul", "Nat.even_add", "Nat.odd_add", "Nat.even_2", "Nat.odd_1",
+    ),
 }
 """Head-symbol pattern -> the standard library's lemmas about it (most useful first)."""
 
@@ -65,7 +68,8 @@ def lemma_closers(f: Focus) -> list[Candidate]:
     fin = "solve [reflexivity | lia | ring | congruence | auto]"
     out = [
         Candidate(
-            tactic=f"first [{' | '.join(f'rewrite {lem}; {fin}' for lem in lemmas[:5])} | {' | '.join(f'apply {lem}' for lem in lemmas[:5])}]",
+            tactic=f"first [{' | '.join(f'rewrite {lem}; {fin}' for lem in lemmas[:5])} | "
+            f"{' | '.join(f'apply {lem}' for lem in lemmas[:5])}]",
             kind="close",
             timeout=2,
             tag="library-rewrite",
@@ -100,7 +104,11 @@ def parity_closers(f: Focus) -> list[Candidate]:
 # --- lemmas found by Search at run time ---------------------------------------------------------
 _ENTRY = re.compile(r"^([A-Za-z_][\w'.]*):\s?(.*)$")
 _NOT_SYMBOLS = frozenset(
-    ["forall", "exists", "fun", "match", "with", "end", "if", "then", "else", "let", "in", "as", "return", "True", "False", "and", "or", "not", "nat", "Z", "R", "bool", "list", "option", "Type", "Prop", "Set", "IZR", "INR", "Z.of_nat", "Z.to_nat", "S", "O", "true", "false", "eq"]
+    [
+        "forall", "exists", "fun", "match", "with", "end", "if", "then", "else", "let", "in", "as", "return",
+        "True", "False", "and", "or", "not", "nat", "Z", "R", "bool", "list", "option", "Type", "Prop", "Set",
+        "IZR", "INR", "Z.of_nat", "Z.to_nat", "S", "O", "true", "false", "eq",
+    ]
 )
 
 
@@ -152,7 +160,7 @@ def search_queries(symbols: list[str], g: GoalInfo | None = None, limit: int = 3
         out.append(f"Search ({pat}).")
     if len(symbols) == 1:
         out.append(f"Search {symbols[0]}.")
-    out += [f"Search {a} {b}." for a, b in zip(symbols, symbols[1:])]
+    out += [f"Search {a} {b}." for a, b in itertools.pairwise(symbols)]
     return out[:limit]
 
 
@@ -205,9 +213,15 @@ def searched_candidates(session, state: int, g: GoalInfo, d: Domain, seconds: fl
     if not lemmas:
         return [], spent, len(queries)
     fin = "solve [reflexivity | lra | nra | field | auto]" if d.real else "solve [reflexivity | lia | nia | ring | congruence | auto]"
-    tries = [f"rewrite {lem}; {fin}" for lem in lemmas] + [f"rewrite <- {lem}; {fin}" for lem in lemmas] + [f"apply {lem}; {fin}" for lem in lemmas]
+    tries = [f"rewrite {lem}; {fin}" for lem in lemmas] + [f"rewrite <- {lem}; {fin}" for lem in lemmas]
+    tries += [f"apply {lem}; {fin}" for lem in lemmas]
     cands = [
-        Candidate(tactic="first [" + " | ".join(f"apply {lem}" for lem in lemmas) + " | " + " | ".join(tries) + "]", kind="close", timeout=3, tag="library-search"),
+        Candidate(
+            tactic="first [" + " | ".join(f"apply {lem}" for lem in lemmas) + " | " + " | ".join(tries) + "]",
+            kind="close",
+            timeout=3,
+            tag="library-search",
+        ),
         Candidate(tactic=f"hauto use: {', '.join(lemmas[:4])}", kind="close", timeout=3, prelude=TACTICS_IMPORT, tag="library-search"),
     ]
     cands += [Candidate(tactic=f"rewrite {lem}", kind="step", timeout=1, cost=0.5, tag="library-search") for lem in lemmas[:3]]

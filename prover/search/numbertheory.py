@@ -135,8 +135,8 @@ def linear_gcd_steps(g: GoalInfo) -> list[str]:
     text = " ".join(g.concl.split())
     m = re.match(r"^(?:Nat\.)?gcd\s+", text)
     x = leading_arg(text[m.end() :]) if m else None
-    y = leading_arg(text[m.end() + len(x) :].lstrip()) if x else None
-    fx, fy = (_linear_form(x), _linear_form(y)) if y else (None, None)
+    y = leading_arg(text[m.end() + len(x) :].lstrip()) if m and x else None
+    fx, fy = (_linear_form(x), _linear_form(y)) if x and y else (None, None)
     if not fx or not fy or fx[1] != fy[1]:
         return []
     (a, _, b), (c, _, e) = fx, fy

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -55,7 +56,7 @@ def try_candidate(session, state: int, cand: Candidate, table: TacticTable, *, p
     if cand.runner == "replay":
         return _try_replay(session, state, cand, goals_before=goals_before)
     block = table.block(cand)
-    base = {"tactic": cand.tactic, "tag": cand.tag, "kind": cand.kind}
+    base: dict[str, Any] = {"tactic": cand.tactic, "tag": cand.tag, "kind": cand.kind}
     t0 = time.monotonic()
     try:
         out = session.run_tactic(state, block, timeout=cand.timeout + pad)
@@ -82,7 +83,7 @@ def _try_hammer(session, state: int, cand: Candidate, *, goals_before: int) -> A
     seconds = max(5.0, cand.timeout)
     settings = HammerSettings(seconds=seconds, atp_seconds=max(2, min(20, int(seconds / 3))))
     out = run_hammer(session, state, settings, goals_before=goals_before)
-    base = {"tactic": cand.tactic, "tag": cand.tag, "kind": cand.kind, "seconds": out.seconds}
+    base: dict[str, Any] = {"tactic": cand.tactic, "tag": cand.tag, "kind": cand.kind, "seconds": out.seconds}
     if not out.proved or out.reconstruction is None:
         return Attempt(**base, ok=False, timed_out=out.reason == "timeout", error=f"hammer: {out.reason}")
     keep = Candidate(tactic=out.reconstruction, kind="close", prelude=TACTICS_IMPORT, tag="hammer")
@@ -92,7 +93,7 @@ def _try_hammer(session, state: int, cand: Candidate, *, goals_before: int) -> A
 def _try_replay(session, state: int, cand: Candidate, *, goals_before: int) -> Attempt:
     """A stored reconstruction (``cand.tactic``) replayed on ``state``."""
     out = replay(session, state, cand.tactic, HammerSettings(replay_seconds=cand.timeout), goals_before=goals_before, reason="cached")
-    base = {"tactic": cand.tactic, "tag": cand.tag, "kind": cand.kind, "seconds": out.seconds}
+    base: dict[str, Any] = {"tactic": cand.tactic, "tag": cand.tag, "kind": cand.kind, "seconds": out.seconds}
     if not out.proved:
         return Attempt(**base, ok=False, error=f"replay: {out.reason}")
     return Attempt(**base, ok=True, proved=not out.goals, state=out.state, goals=out.goals)

@@ -32,7 +32,7 @@ def _relation(concl: str):
     depth = 0
     for i, ch in enumerate(concl):
         depth += {"(": 1, ")": -1}.get(ch, 0)
-        if depth == 0 and ch in "<>" and not concl[i : i + 2] in ("<>",) and concl[i - 1 : i + 1] != "<-":
+        if depth == 0 and ch in "<>" and concl[i : i + 2] not in ("<>",) and concl[i - 1 : i + 1] != "<-":
             op = concl[i : i + 2] if concl[i + 1 : i + 2] == "=" else ch
             if concl[i - 1 : i] == "-" or concl[i + 1 : i + 2] == ">":
                 continue

@@ -28,7 +28,9 @@ def same_head_sides(concl: str) -> bool:
     heads = []
     for side in (left, right):
         m = re.match(r"([A-Za-z_][\w.']*)\s+", side)
-        arg = leading_arg(side[m.end() :]) if m else None
+        if not m:
+            return False
+        arg = leading_arg(side[m.end() :])
         if not arg or side[m.end() :].strip() != arg:
             return False
         heads.append(m.group(1))
@@ -46,7 +48,8 @@ def rewrite_def(f: Focus) -> list[Candidate]:
         if not (fn and re.search(rf"\b{re.escape(fn)}\b", g.all_text.replace(h.type, ""))):
             continue
         n = h.names[0]
-        if FUN_DEF.match(h.type).group("conds"):
+        fm = FUN_DEF.match(h.type)
+        if fm and fm.group("conds"):
             side = "by first [lia | lra | auto | assumption]"
             out.append(step(f"rewrite !{n} in * {side}", 0.3, tag="rewrite-cond"))
             out.append(step(f"rewrite !{n} {side}", 0.4, tag="rewrite-cond"))

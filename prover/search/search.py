@@ -27,7 +27,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict
 
@@ -255,8 +255,16 @@ class _Search:
         prio += min(len(k), 4000) / 4000.0
         heapq.heappush(
             self.heap,
-            _Node(prio, next(self.seq), att.state, att.goals, parent.script + (self.table.proof_line(att.replacement or cand),), parent.tags + (cand.tag,), depth,
-                  _more_facts(parent.facts, cand.facts)),
+            _Node(
+                prio,
+                next(self.seq),
+                cast(int, att.state),  # an attempt that changed the goals has a state
+                att.goals,
+                (*parent.script, self.table.proof_line(att.replacement or cand)),
+                (*parent.tags, cand.tag),
+                depth,
+                _more_facts(parent.facts, cand.facts),
+            ),
         )
 
     def library(self, node: _Node) -> list[Candidate]:
@@ -267,7 +275,8 @@ class _Search:
         key = _goal_key(node.goals[:1])
         if key not in self.searched:
             g = parse_goal(node.goals[0], "rocq")
-            cands, spent, queries = searched_candidates(self.s, node.state, g, rocq_domain(g, self.ctx.scope), seconds=min(3.0, self.left()))
+            d = rocq_domain(g, self.ctx.scope)
+            cands, spent, queries = searched_candidates(self.s, node.state, g, d, seconds=min(3.0, self.left()))
             self.session_seconds += spent
             self.attempts += queries
             self.searched[key] = cands
@@ -319,7 +328,7 @@ def prove_goal(
     bare = budget.hammer == "only"
     session_header = header.rstrip() + ("\n" + table.imports if table.imports and not bare else "")
     checker = checker if checker is not None or not budget.recheck else _default_checker(language)
-    acc = {"open_seconds": 0.0, "recheck_seconds": 0.0, "rejected": 0}
+    acc: dict[str, float] = {"open_seconds": 0.0, "recheck_seconds": 0.0, "rejected": 0}
     search: _Search | None = None
 
     def result(proved: bool, reason: str, proof: str | None = None, tags: tuple[str, ...] = ()) -> SearchResult:
@@ -333,7 +342,7 @@ def prove_goal(
             expansions=search.expansions if search else 0,
             checker_seconds=acc["open_seconds"] + searched + acc["recheck_seconds"],
             wall_seconds=time.monotonic() - t_start,
-            rejected=acc["rejected"],
+            rejected=int(acc["rejected"]),
         )
 
     try:
@@ -351,14 +360,15 @@ def prove_goal(
             for tac in table.intro:
                 att = search.attempt(root, Candidate(tactic=tac, kind="step", timeout=2, cost=0, tag="intro"))
                 if att is not None:
-                    root = _Node(0.0, root.seq, att.state, att.goals, (table.proof_line(Candidate(tactic=tac, kind="step")),), ("intro",), 0)
+                    line = table.proof_line(Candidate(tactic=tac, kind="step"))
+                    root = _Node(0.0, root.seq, cast(int, att.state), att.goals, (line,), ("intro",), 0)
                     break
             search.seen.add(_goal_key(root.goals))
             heapq.heappush(search.heap, root)
             def finish(node: _Node, cand: Candidate, att: Attempt | None = None) -> SearchResult | None:
                 """A tactic-mode proof: the result once the fresh checker accepts it, else None."""
                 kept = att.replacement if att is not None and att.replacement is not None else cand
-                script, tags = node.script + (table.proof_line(kept),), node.tags + (cand.tag,)
+                script, tags = (*node.script, table.proof_line(kept)), (*node.tags, cand.tag)
                 proof = _render_proof(table, script)
                 if not budget.recheck:
                     return result(True, "proved (not re-checked)", proof, tags)
@@ -392,9 +402,9 @@ def prove_goal(
                 if search.run(node, cand).proved and (done := finish(node, cand)) is not None:
                     return done
             # the default Rocq table's fallback; a fixed or hand-made table gets only what it lists
-            if budget.hammer == "fallback" and table is ROCQ and search.left() >= budget.hammer_min_seconds:
-                if (done := _hammer_phase(search, root, header, reconstructions, finish)) is not None:
-                    return done
+            fallback = budget.hammer == "fallback" and table is ROCQ and search.left() >= budget.hammer_min_seconds
+            if fallback and (done := _hammer_phase(search, root, header, reconstructions, finish)) is not None:
+                return done
             why = "budget" if search.out_of_budget() or search.heap else "exhausted"
             return result(False, f"{why} ({search.hammer_note})" if search.hammer_note else why)
     except ProofAssistantError as e:

@@ -43,6 +43,10 @@ def unrolled_recurrences(g: GoalInfo, limit: int = 2, top: int = 30) -> list[str
     return out[:limit]
 
 
+_INDEX = r"\s*\(?\s*\d+\s*(?:%nat)?\s*\)?"
+"""A numeral index of a sequence, ``u 3``, ``u (3%nat)``."""
+
+
 def arithmetic_closed_forms(g: GoalInfo) -> list[tuple[str, str]]:
     """An arithmetic sequence (``u (n + 2) - u (n + 1) = u (n + 1) - u n``, or ``u (n + 1) = u n + c``)
     in closed form ``u n = u 0 + INR n * d``, proved by two inductions and instantiated at every
@@ -60,10 +64,14 @@ def arithmetic_closed_forms(g: GoalInfo) -> list[tuple[str, str]]:
         l_terms, r_terms = left.split(" - "), right.split(" - ")
         proof = f"intro {n}; pose proof ({h.names[0]} {n}) as Hh_; rewrite ?(Nat.add_comm {n}) in Hh_; simpl in Hh_; lra"
         second = k == 2 or (k == 1 and re.search(rf"\b{re.escape(u)} \((?:S \(S {n}\)|{n} \+ 2)\)", right))
-        common = len(l_terms) == 2 and len(r_terms) == 2 and (l_terms[1].strip() == r_terms[0].strip() or l_terms[0].strip() == r_terms[1].strip())
+        common = len(l_terms) == 2 and len(r_terms) == 2
+        common = common and (l_terms[1].strip() == r_terms[0].strip() or l_terms[0].strip() == r_terms[1].strip())
         if second and common:
             diff = f"{u} 1%nat - {u} 0%nat"
-            proof = f"induction {n} as [|{n} IH]; [ring | pose proof ({h.names[0]} {n}) as Hh_; rewrite ?(Nat.add_comm {n}) in Hh_; simpl in Hh_; lra]"
+            proof = (
+                f"induction {n} as [|{n} IH]; [ring | pose proof ({h.names[0]} {n}) as Hh_; "
+                f"rewrite ?(Nat.add_comm {n}) in Hh_; simpl in Hh_; lra]"
+            )
         elif k == 1 and (c := re.fullmatch(rf"{re.escape(u)} \(?{n}\)? \+ ([^{n}]*)", right.strip())) and u not in c.group(1):
             diff = c.group(1).strip()
         else:
@@ -78,7 +86,7 @@ def arithmetic_closed_forms(g: GoalInfo) -> list[tuple[str, str]]:
             + "; ".join(f"pose proof (Hc_ {p}%nat) as Hk{i}_" for i, p in enumerate(points))
             + "; rewrite ?INR_IZR_INZ in *; simpl Z.of_nat in *"
             # the stated values substituted, so that `INR n * (u 1 - u 0)` becomes linear
-            + "".join(f"; rewrite ?{t.names[0]} in *" for t in g.hyps if re.match(rf"{re.escape(u)}\s*\(?\s*\d+\s*(?:%nat)?\s*\)?\s*=", t.type))
+            + "".join(f"; rewrite ?{t.names[0]} in *" for t in g.hyps if re.match(rf"{re.escape(u)}{_INDEX}\s*=", t.type))
         )
         return [(tactic, u)]
     return []

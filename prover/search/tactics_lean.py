@@ -32,18 +32,21 @@ def _lean_closers(g: GoalInfo) -> list[Candidate]:
     ]
     if not g.hyps and re.search(r"%|\^", g.concl) and not re.search(r"[a-zA-Z_]", re.sub(r"\b(?:Nat|Int)\b", "", g.concl)):
         # closed modular arithmetic: `(19^19 + 99^99) % 10 = 8`
-        c.append(Candidate(tactic="norm_num [Nat.pow_mod, Nat.add_mod, Nat.mul_mod, Int.add_emod, Int.mul_emod]", kind="close", timeout=3, tag="mod-compute"))
+        tac = "norm_num [Nat.pow_mod, Nat.add_mod, Nat.mul_mod, Int.add_emod, Int.mul_emod]"
+        c.append(Candidate(tactic=tac, kind="close", timeout=3, tag="mod-compute"))
     for v, k in _lean_mod_splits(g):
         cases = " ∨ ".join(f"{v} % {k} = {i}" for i in range(k))
         pats = " | ".join("h" for _ in range(k))
         c.append(Candidate(
-            tactic=f"have hr : {cases} := (by omega); rcases hr with ({pats}) <;> simp [h, pow_succ, Nat.mul_mod, Nat.add_mod, Int.mul_emod, Int.add_emod]",
+            tactic=f"have hr : {cases} := (by omega); rcases hr with ({pats}) <;> "
+            "simp [h, pow_succ, Nat.mul_mod, Nat.add_mod, Int.mul_emod, Int.add_emod]",
             kind="close", timeout=3, tag="mod-cases",
         ))
     bounded = {v for v, _ in _lean_bounds(g)}
     top = equation_numeral_max(g, 100)
     for v in [v for v in g.vars_of("ℕ") if v not in bounded and NAME.match(v)][:2] if top else []:
-        c.append(Candidate(tactic=f"have hb : {v} ≤ {top} := (by nlinarith); interval_cases {v} <;> omega", kind="close", timeout=3, tag="bound-split"))
+        tac = f"have hb : {v} ≤ {top} := (by nlinarith); interval_cases {v} <;> omega"
+        c.append(Candidate(tactic=tac, kind="close", timeout=3, tag="bound-split"))
     xs = [v for v in g.vars_of("ℝ", "ℚ", "ℤ", "ℕ") if NAME.match(v)][:4]
     if xs:
         hints = [f"sq_nonneg ({a} - {b})" for i, a in enumerate(xs) for b in xs[i + 1 :]] + [f"sq_nonneg {a}" for a in xs]
@@ -69,7 +72,7 @@ def _lean_steps(g: GoalInfo) -> list[Candidate]:
     for h in g.hyps:
         if h.type.startswith("∀") and "=" in h.type:
             s.append(Candidate(tactic=f"simp only [{h.names[0]}] at *", kind="step", cost=0.3, tag="rewrite-def"))
-    for v, top in _lean_bounds(g):
+    for v, _top in _lean_bounds(g):
         s.append(Candidate(tactic=f"interval_cases {v} <;> omega", kind="close", timeout=3, tag="interval_cases"))
     return s
 

@@ -107,7 +107,7 @@ def rpower_roots(g: GoalInfo, limit: int = 3) -> list[tuple[str, str, int, int, 
     """``(A, E, value, m, p, q)`` for each ``Rpower A E`` with closed ``A = m ^ q`` (``m`` a positive
     integer) and ``E = p / q``: the power is ``m ^ p`` (``Rpower 343 (2/3) = 49``)."""
     text = " ".join(g.all_text.split())
-    out = []
+    out: list[tuple[str, str, int, int, int, int]] = []
     for mt in re.finditer(r"\bRpower\s+", text):
         a = leading_arg(text[mt.end() :])
         rest = text[mt.end() + len(a or "") :].lstrip() if a else ""
