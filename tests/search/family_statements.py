@@ -1,5 +1,5 @@
 """Statements written for the search families of ``induction.py``, ``library.py``,
-``realineq.py``, the Search-based library family and the remainder families of ``tactics.py``
+``realineq.py``, the Search-based library family and the remainder families of ``numbertheory.py``
 (none taken from a benchmark): name -> (header, statement)."""
 
 LIST_H = "Require Import List Arith Lia.\nImport ListNotations.\nFixpoint total (l : list nat) : nat := match l with [] => 0 | x :: r => x + total r end."
@@ -37,7 +37,7 @@ S2 = {
  "rabs_tri": ("Require Import Reals.\nOpen Scope R_scope.", "Theorem abs_sum_le (u v : R) : Rabs (u + v) <= Rabs u + Rabs v."),
 }
 S.update(S2)
-# remainders known from hypotheses (the tactics.py families mod-push, nat-mod, z-mod)
+# remainders known from hypotheses (the numbertheory.py families mod-push, nat-mod, z-mod)
 S3 = {
  "mod_coarser": ("Require Import Arith Lia.", "Theorem mod_six_three (m : nat) (h : m mod 6 = 5) : m mod 3 = 2."),
  "mod_div_z": ("Require Import ZArith Lia.\nOpen Scope Z_scope.", "Theorem z_mod_ten_two (z : Z) (h : z mod 10 = 7) : (z + 3) mod 5 = 0."),

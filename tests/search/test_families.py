@@ -1,4 +1,4 @@
-"""The families outside tactics.py: their text analysis (no Rocq), and on real Rocq the
+"""The induction, library and real-inequality families: their text analysis (no Rocq), and on real Rocq the
 statements of ``family_statements.py`` (written for these families, none from a benchmark),
 each proved by the built-in search and re-checked by a fresh ``coqc``."""
 
