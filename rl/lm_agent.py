@@ -15,8 +15,8 @@
 3. answers with the text and any ``<tool_call>`` blocks parsed out of it
    (``prover.llm.base.parse_text_tool_calls``). The agent checks a ``check`` call, or a fenced
    proof in plain text, and replies; anything else gets the agent's own "use the tools" note.
-   The compact system line lists Rocq's standard one-step closing tactics and carries one
-   generic format example (``n + 0 = n``, not a curriculum family).
+   The compact system line lists Rocq's standard one-step closing tactics; three textbook
+   one-line proofs (``COMPACT_EXAMPLES``) come before the goal as earlier turns.
 
 What is kept for training (``turns``): the rendered prompt, the sampled token ids (EOS
 included when sampled), their sampling log-probabilities, the policy version and the script
@@ -49,9 +49,16 @@ COMPACT_SYSTEM = (
     "Proof. or Qed. Standard tactics that close a goal in one step: reflexivity (both sides compute to "
     "the same value), lia (linear arithmetic over nat or Z), ring (equalities in a commutative ring), "
     "field, tauto (propositional logic), auto, trivial. When the goal starts with forall or ->, begin "
-    "with intros. Example: for Theorem goal : forall n : nat, n + 0 = n. reply\n```coq\nintros n. lia.\n```")
+    "with intros.")
 """The compact prompt's system line: the reply format and the standard closing tactics, as
-general Rocq knowledge (no curriculum family is named or shown)."""
+general Rocq knowledge (no curriculum family is named)."""
+COMPACT_EXAMPLES = (
+    ("forall n : nat, n + 0 = n", "intros n. lia."),
+    ("forall A B : Prop, A /\\ B -> B /\\ A", "tauto."),
+    ("length (1 :: 2 :: nil) = 2", "reflexivity."),
+)
+"""Textbook one-line proofs shown as earlier turns of the conversation (format demonstrations:
+a 135M model copies a shown format far more reliably than it follows a described one)."""
 _PROOF_QED = re.compile(r"Proof\.(.*?)(?:Qed\.|Defined\.|$)", re.DOTALL)
 
 
@@ -71,12 +78,16 @@ def proof_of(text: str, calls) -> str:
 
 
 def render_compact(problem: Problem, messages: Sequence[ChatMessage]) -> list[dict]:
-    out = [{"role": "system", "content": COMPACT_SYSTEM},
-           {"role": "user", "content": f"Theorem goal {problem.statement}."}]
+    out = [{"role": "system", "content": COMPACT_SYSTEM}]
+    for statement, proof in COMPACT_EXAMPLES:
+        out += [{"role": "user", "content": f"Theorem goal : {statement}."},
+                {"role": "assistant", "content": f"```coq\n{proof}\n```"}]
+    out.append({"role": "user", "content": f"Theorem goal {problem.statement}."})
+    start = len(out)
     for m in messages:
         if m.role == "assistant":
             out.append({"role": "assistant", "content": m.content})
-        elif m.role == "tool" or (m.role == "user" and len(out) > 2):
+        elif m.role == "tool" or (m.role == "user" and len(out) > start):
             out.append({"role": "user", "content": m.content.replace(problem.name, "goal")[:600]})
     return out
 

@@ -8,7 +8,7 @@ import pytest
 from prover.llm.base import ChatMessage, parse_text_tool_calls
 from rl.curriculum import generate
 from rl.h200.demo import report
-from rl.lm_agent import proof_of, render_compact
+from rl.lm_agent import COMPACT_EXAMPLES, proof_of, render_compact
 
 
 def test_proof_of_prefers_a_check_call_then_a_fence_then_proof_qed():
@@ -28,10 +28,12 @@ def test_compact_prompt_hides_the_theorem_name_and_keeps_the_checker_reply():
             ChatMessage(role="assistant", content="```coq\nlia.\n```"),
             ChatMessage(role="user", content=f"Errors: (in proof {p.name}): lia failed")]
     out = render_compact(p, msgs)
-    assert [m["role"] for m in out] == ["system", "user", "assistant", "user"]
+    shots = 2 * len(COMPACT_EXAMPLES)
+    assert [m["role"] for m in out] == ["system"] + ["user", "assistant"] * len(COMPACT_EXAMPLES) + \
+        ["user", "assistant", "user"]
     assert p.name not in "".join(m["content"] for m in out)
-    assert out[1]["content"] == f"Theorem goal {p.statement}."
-    assert "lia failed" in out[3]["content"]
+    assert out[1 + shots]["content"] == f"Theorem goal {p.statement}."
+    assert "lia failed" in out[3 + shots]["content"]
 
 
 def test_demo_report_names_pass_at_1_split_and_ratio():
