@@ -280,9 +280,11 @@ def policy_attempt(problem, request):
 
 # -- a real LM policy (model.type = "lm") ---------------------------------------------------------
 def load_lm_policy(ref: str, mode: str = "trained", temperature: float | None = None):
-    """(``VLLMTextSampler``, the run's ``model.reply_prefix``) for an LM run's policy (base weights
+    """(``HFTextSampler``, the run's ``model.reply_prefix``) for an LM run's policy (base weights
     plus the checkpoint's, LoRA merged), sampling at ``temperature`` (default: the run's); ``mode="init"`` keeps the
-    pretrained weights (the run's step 0: LoRA starts as a zero delta). Cached per process."""
+    pretrained weights (the run's step 0: LoRA starts as a zero delta). Cached per process. The
+    transformers sampler, not vLLM: it is ready in seconds, while a vLLM engine's start-up (~40 s
+    here) would outlast the runner's hard limit (budget plus 30 s) on a worker's first attempt."""
     key = ("lm", str(ref), mode, temperature)
     if key in _POLICIES:
         return _POLICIES[key]
@@ -292,7 +294,7 @@ def load_lm_policy(ref: str, mode: str = "trained", temperature: float | None = 
 
     from .config import from_dict
     from .lm import LMPolicy, LoraSettings
-    from .lm_samplers import VLLMTextSampler
+    from .lm_samplers import HFTextSampler
 
     run, ckpt = _run_dir(ref)
     if not (run / "config.json").is_file():
@@ -309,12 +311,12 @@ def load_lm_policy(ref: str, mode: str = "trained", temperature: float | None = 
             raise PolicyLoadError(f"no checkpoint at {ckpt}")
         policy.load_state_dict(torch.load(ckpt, map_location="cpu", weights_only=False)["model"])
     policy.eval()
-    sampler = VLLMTextSampler(policy, max_new_tokens=sc.max_new_tokens,
-                              temperature=sc.temperature if temperature is None else temperature,
-                              seed=cfg.trainer.seed, max_model_len=sc.vllm_max_model_len,
-                              kv_cache_gib=sc.vllm_kv_cache_gib)
+    torch.set_num_threads(max(1, cfg.trainer.torch_threads or 1))
+    sampler = HFTextSampler(policy, max_new_tokens=sc.max_new_tokens,
+                            temperature=sc.temperature if temperature is None else temperature,
+                            seed=cfg.trainer.seed, keep=1)
     sampler.push(dict(policy.hf_weights()), 0)
-    for old in [k for k in _POLICIES if k[0] == "lm"]:  # one engine per process: a second would not fit
+    for old in [k for k in _POLICIES if k[0] == "lm"]:  # one LM per process
         _POLICIES.pop(old)[0].close()  # type: ignore[index]
     _POLICIES[key] = (sampler, mc.reply_prefix)
     return sampler, mc.reply_prefix
@@ -323,7 +325,7 @@ def load_lm_policy(ref: str, mode: str = "trained", temperature: float | None = 
 def lm_attempt(problem, request):
     """``AttemptFn`` for a real-LM run (``model.type = "lm"``): like ``policy_attempt``, each round
     samples ``PROVER_RL_BATCH`` (default 4) replies to the run's compact prompt (plus its
-    ``model.reply_prefix``) in one vLLM call
+    ``model.reply_prefix``) as one batch (``HFTextSampler.sample_texts``)
     (seeded by attempt seed and round); a reply's script is what ``rl.lm_agent.proof_of`` reads
     (its ``check`` call, else its fenced block). Single-turn: no checker feedback between rounds."""
     from benchmarks.problem import AttemptResult
@@ -331,11 +333,10 @@ def lm_attempt(problem, request):
 
     from .lm_agent import proof_of, render_compact
 
-    t0 = time.monotonic()
     if problem.language != "rocq":
-        return AttemptResult(outcome="failed", reason="rl policy proves Rocq problems only",
-                             wall_s=time.monotonic() - t0)
+        return AttemptResult(outcome="failed", reason="rl policy proves Rocq problems only")
     sampler, prefix = load_lm_policy(_checkpoint_ref(), os.environ.get(ENV_POLICY, "trained"), temperature_from_env())
+    t0 = time.monotonic()  # the budget buys search, not the one-off model load of a worker's first attempt
     batch = max(1, int(os.environ.get(ENV_BATCH, "4")))
     src, rp = _parse_bench(problem)
     prompt = sampler.policy.render(render_compact(rp, ())) + prefix
