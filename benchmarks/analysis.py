@@ -99,8 +99,8 @@ def load(paths: list[str | Path]) -> Dataset:
             for r in c.execute("SELECT * FROM runs ORDER BY created_at"):
                 run = Run(run_key=r["run_key"], label=r["label"], suite=r["suite"], suite_version=r["suite_version"],
                           config_hash=r["config_hash"], timeout_s=r["timeout_s"], command=r["command"], source=str(path),
-                          code_version=r["code_version"] if "code_version" in r.keys() else "",
-                          shuffle_seed=r["shuffle_seed"] if "shuffle_seed" in r.keys() else None)
+                          code_version=r["code_version"] if "code_version" in r.keys() else "",  # noqa: SIM118 - `in` on a sqlite3.Row tests values
+                          shuffle_seed=r["shuffle_seed"] if "shuffle_seed" in r.keys() else None)  # noqa: SIM118
                 run.running = c.execute("SELECT COUNT(*) FROM attempts WHERE run_key=? AND status='running'",
                                         (run.run_key,)).fetchone()[0]
                 for a in c.execute("SELECT * FROM attempts WHERE run_key=? AND status='done' ORDER BY problem_id, seed",
@@ -187,9 +187,18 @@ def run_summary(ds: Dataset, run: Run) -> dict:
     outcomes = Counter(a.outcome for atts in run.attempts.values() for a in atts)
     all_atts = [a for atts in run.attempts.values() for a in atts]
     return {
-        "label": run.label, "suite": run.suite, "suite_version": run.suite_version, "config_hash": run.config_hash,
-        "timeout_s": run.timeout_s, "code_version": run.code_version, "shuffle_seed": run.shuffle_seed,
-        "problems": len(run.attempts), "attempts": run.n_attempts, "solved": len(run.solved()), "outcomes": dict(outcomes), "partial": run.partial(),
+        "label": run.label,
+        "suite": run.suite,
+        "suite_version": run.suite_version,
+        "config_hash": run.config_hash,
+        "timeout_s": run.timeout_s,
+        "code_version": run.code_version,
+        "shuffle_seed": run.shuffle_seed,
+        "problems": len(run.attempts),
+        "attempts": run.n_attempts,
+        "solved": len(run.solved()),
+        "outcomes": dict(outcomes),
+        "partial": run.partial(),
         "interrupted_attempts": run.running,
         "excluded": len(excluded(ds, run.suite)),
         "pass_at_k": {str(k): round(v, 6) for k, v, _ in pass_table(run)},
@@ -254,8 +263,8 @@ def sweeps(ds: Dataset, token_cpu_s_per_1k: float = 1.0) -> list[Sweep]:
     for r in ds.runs:
         groups[(r.suite, r.suite_version, r.config_hash)].append(r)
     out = []
-    for (suite, _ver, cfg), runs in groups.items():
-        runs = sorted(runs, key=lambda r: r.timeout_s)
+    for (suite, _ver, cfg), group in groups.items():
+        runs = sorted(group, key=lambda r: r.timeout_s)
         common = sorted(set.intersection(*(set(r.attempts) for r in runs))) if runs else []
         if not common or (len(runs) < 2 and runs[0].max_n() < 2):
             continue

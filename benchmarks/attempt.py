@@ -21,6 +21,7 @@ from __future__ import annotations
 import tempfile
 import time
 from pathlib import Path
+from typing import Literal
 
 from lean_tools.sandbox import finished_cpu_seconds
 
@@ -64,7 +65,7 @@ def prover_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
     tokens = spent.tokens_in + spent.tokens_out
     if not res.proved:
         reason = res.reason or (f"stopped by {res.stopped_by}" if res.stopped_by else "no proof found")
-        outcome = "error" if any(w in reason for w in INFRA_WORDS) else "failed"
+        outcome: Literal["error", "failed"] = "error" if any(w in reason for w in INFRA_WORDS) else "failed"
         return AttemptResult(outcome=outcome, reason=reason, tokens=tokens, checker_cpu_s=cpu, wall_s=wall)
     ok, why = recheck(problem, res.proof_text or "", timeout=max(60.0, request.timeout_s))
     if not ok:

@@ -43,7 +43,7 @@ def safe_attempt(fn: AttemptFn, problem: BenchProblem, request: AttemptRequest) 
         res = fn(problem, request)
         if not isinstance(res, AttemptResult):
             raise TypeError(f"attempt function returned {type(res).__name__}, not AttemptResult")
-    except Exception as e:  # a bad attempt is data, not a crash
+    except Exception as e:  # noqa: BLE001 - a bad attempt is data, not a crash
         res = AttemptResult(outcome="error", reason=f"{type(e).__name__}: {e}"[:2000])
     if res.wall_s <= 0:
         res = res.model_copy(update={"wall_s": time.monotonic() - t0})

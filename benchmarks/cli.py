@@ -25,6 +25,10 @@ import json
 import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .problem import BenchProblem, Validation
 
 
 class UsageError(Exception):
@@ -87,24 +91,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def _load_config(path: str | None) -> tuple[dict, str]:
     """(config as a JSON-able dict, stem for labels)."""
-    try:
-        from prover.config import ConfigError, load_config
-    except ImportError:
-        load_config, ConfigError = None, ValueError
-    if load_config is not None:
-        try:
-            cfg = load_config(path)
-        except ConfigError as e:
-            raise UsageError(str(e)) from None
-        return cfg.model_dump(mode="json"), Path(path).stem if path else "default"
-    if path is None:
-        return {}, "default"
-    import tomllib
+    from prover.config import ConfigError, load_config
 
     try:
-        return tomllib.loads(Path(path).read_text(encoding="utf-8")), Path(path).stem
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise UsageError(f"cannot read config {path}: {e}") from None
+        cfg = load_config(path)
+    except ConfigError as e:
+        raise UsageError(str(e)) from None
+    return cfg.model_dump(mode="json"), Path(path).stem if path else "default"
 
 
 def _select(args):
@@ -131,7 +124,8 @@ def _validated(args, db, problems, quiet: bool = False):
                   flush=True)
 
     db.upsert_problems(problems)  # the whole suite, so reports can say how much was examined
-    ok, bad = [], []
+    ok: list[BenchProblem] = []
+    bad: list[tuple[BenchProblem, Validation]] = []
     chunk = len(problems) if args.limit is None else max(4, 2 * args.workers)
     i = 0
     while i < len(problems) and (args.limit is None or len(ok) < args.limit):
@@ -216,8 +210,11 @@ def _run_one(args, db, suite, version, problems, timeout: float, config: dict, s
                          retry_errors=args.retry_errors, on_result=on_result)
     oc = ", ".join(f"{k} {v}" for k, v in sorted(stats.outcomes.items())) or "nothing new"
     retried = f", {stats.retried_errors} error attempts retried" if args.retry_errors else ""
-    print(f"run {label} (code {code}, config {spec.config_hash}): {total} attempts planned, {stats.skipped} already recorded, {stats.reclaimed} "
-          f"interrupted attempts redone{retried}, {stats.done} made now ({oc})", flush=True)
+    print(
+        f"run {label} (code {code}, config {spec.config_hash}): {total} attempts planned, "
+        f"{stats.skipped} already recorded, {stats.reclaimed} interrupted attempts redone{retried}, {stats.done} made now ({oc})",
+        flush=True,
+    )
 
 
 def cmd_run(args) -> int:

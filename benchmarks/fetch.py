@@ -47,7 +47,7 @@ UPSTREAMS = (
 
 def _git(args: list[str], cwd: Path, timeout: float = 600) -> None:
     try:
-        r = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+        r = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
     except FileNotFoundError:
         raise FetchError("git is not installed") from None
     except subprocess.TimeoutExpired:

@@ -117,7 +117,10 @@ def run_one(problem, llm, base_cfg, n: int, rounds: int) -> dict:
 
 
 def table(rows: list[dict]) -> str:
-    head = "| model | n | rounds | requests | completions | tokens in | tokens out | judgements (parsed) | checks | revisions | wall s | stopped |"
+    head = (
+        "| model | n | rounds | requests | completions | tokens in | tokens out "
+        "| judgements (parsed) | checks | revisions | wall s | stopped |"
+    )
     lines = [head, "|" + "---|" * 12]
     for r in rows:
         lines.append(
@@ -170,12 +173,18 @@ def main(argv: list[str] | None = None) -> int:
     except (BadProblem, ConfigError) as e:
         print(f"informal_cost: {e}", file=sys.stderr)
         return 2
+    from prover.llm.base import ChatModel
+
+    llm: ChatModel | None
     if args.backend == "scripted":
         llm = WorstCaseModel(args.answer_tokens)
     else:
         from prover.llm import make_llm
 
         llm = make_llm(cfg)
+    if llm is None:  # make_llm gives None only for model type "none"
+        print("informal_cost: the config names no model", file=sys.stderr)
+        return 2
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {}

@@ -26,6 +26,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBLEM = """Require Import Arith Lia.
@@ -39,6 +40,11 @@ Admitted.
 def _server_cmd() -> list[str]:
     script = Path(sys.executable).parent / "prover-mcp"
     return [str(script)] if script.exists() else [sys.executable, "-m", "prover.mcp.cli"]
+
+
+def _text(result: Any) -> str:
+    """The text of a tool result's first text block ("" when it has none)."""
+    return next((c.text for c in result.content if getattr(c, "type", "") == "text"), "")
 
 
 def _p95(xs: list[float]) -> float:
@@ -70,14 +76,14 @@ async def per_tool(reps: int) -> dict[str, dict[str, float]]:
         for label, (tool, args) in calls.items():
             r = await s.call_tool(tool, args)  # warm-up
             if r.is_error:
-                raise SystemExit(f"{label}: {r.content[0].text}")
+                raise SystemExit(f"{label}: {_text(r)}")
             times = []
             for _ in range(reps):
                 t0 = time.perf_counter()
                 r = await s.call_tool(tool, args)
                 times.append(time.perf_counter() - t0)
                 if r.is_error:
-                    raise SystemExit(f"{label}: {r.content[0].text}")
+                    raise SystemExit(f"{label}: {_text(r)}")
             out[label] = {"median_s": round(statistics.median(times), 4), "p95_s": round(_p95(times), 4), "n": reps}
             print(f"  {label:14s} median {out[label]['median_s'] * 1000:8.1f} ms   p95 {out[label]['p95_s'] * 1000:8.1f} ms", flush=True)
     return out
@@ -125,7 +131,7 @@ async def concurrency(url: str, levels: list[int], calls: int, sessions: int) ->
                 res = await s.call_tool("check", args)
                 times.append(time.perf_counter() - t0)
                 if res.is_error or not res.structured_content["complete"]:
-                    raise RuntimeError(f"check failed under load: {res.content[0].text[:200]}")
+                    raise RuntimeError(f"check failed under load: {_text(res)[:200]}")
 
     await client([])  # warm the pool
     rows = []

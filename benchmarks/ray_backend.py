@@ -61,7 +61,7 @@ def run_on_ray(todo, db: ResultsDB, spec, *, workers: int, attempt_fn, record, l
             aid, problem, seed, _dl = inflight.pop(ref)
             try:
                 res = AttemptResult.model_validate_json(ray.get(ref))
-            except Exception as e:  # task or worker failure is recorded, not raised
+            except Exception as e:  # noqa: BLE001 - task or worker failure is recorded, not raised
                 res = AttemptResult(outcome="error", reason=f"ray task failed: {type(e).__name__}: {e}"[:2000])
             record(aid, problem, seed, res)
         now = time.monotonic()

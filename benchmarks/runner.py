@@ -129,7 +129,7 @@ class _Worker:
         self.deadline = 0.0
 
     def kill(self) -> None:
-        for sig_target in (lambda: os.killpg(self.proc.pid, signal.SIGKILL), lambda: self.proc.kill()):
+        for sig_target in (lambda: os.killpg(self.proc.pid, signal.SIGKILL), self.proc.kill):
             try:
                 sig_target()
             except (ProcessLookupError, PermissionError, OSError):

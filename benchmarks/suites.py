@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from lean_tools.assistant import ASSISTANTS, assistant, assistant_for_path
+from lean_tools.session import Language
 from lean_tools.source import declaration_names
 
 from .problem import BenchProblem
@@ -162,7 +163,7 @@ _PUTNAM_LAYOUT = {"rocq": ("putnam-coq", "coq"), "lean": ("putnam-lean", "lean4"
 
 
 class PutnamBench(Taskset):
-    def __init__(self, data_dir: Path, language: str):
+    def __init__(self, data_dir: Path, language: Language):
         self.data_dir, self.language = Path(data_dir), language
         self.name, self._folder = _PUTNAM_LAYOUT[language]
 

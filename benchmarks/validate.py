@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
+from typing import Literal
 
 from lean_tools.assistant import assistant
 
@@ -29,7 +30,9 @@ def environment(language: str) -> str:
     return assistant(language).fingerprint()
 
 
-def check_statement(problem: BenchProblem, timeout: float = 120.0) -> tuple[str, str, float]:
+def check_statement(
+    problem: BenchProblem, timeout: float = 120.0
+) -> tuple[Literal["ok", "failed", "unvalidated"], str, float]:
     """(status, reason, cpu seconds) for one statement, uncached: the statement file through
     the proof assistant's fresh whole-file checker."""
     from lean_tools.types import ProofAssistantError

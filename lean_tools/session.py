@@ -15,7 +15,7 @@ Tactic-mode success is a hint, never a verdict: the verdict comes from
 
 from __future__ import annotations
 
-from typing import Literal, Protocol, runtime_checkable
+from typing import Literal, Protocol, Self, runtime_checkable
 
 from .types import CommandOutcome, FileCheck, TacticOutcome
 
@@ -24,7 +24,11 @@ Language = Literal["lean", "rocq"]
 
 @runtime_checkable
 class ProofSession(Protocol):
-    language: Language
+    @property
+    def language(self) -> Language:
+        """Which proof assistant this is (an implementation may narrow it to its own literal)."""
+        ...
+
     header: str
     uses: int
     """Requests served so far (the pool recycles sessions after N uses)."""
@@ -44,7 +48,7 @@ class ProofSession(Protocol):
     def close(self) -> None:
         """Kill the process group. Idempotent."""
 
-    def __enter__(self) -> "ProofSession": ...
+    def __enter__(self) -> Self: ...
 
     def __exit__(self, *exc) -> None: ...
 
@@ -53,7 +57,10 @@ class ProofSession(Protocol):
 class FileChecker(Protocol):
     """Checks a whole file in a fresh, sandboxed process."""
 
-    language: Language
+    @property
+    def language(self) -> Language:
+        """Which proof assistant checks the file."""
+        ...
 
     def check_file(self, text: str, *, timeout: float = 60.0) -> FileCheck:
         """Compile ``text`` from scratch. Never raises for a bad proof; raises NotInstalled."""

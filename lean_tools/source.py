@@ -669,12 +669,11 @@ def _parse_rocq(text: str, theorem: str | None, strict: bool = False) -> SourceF
         return t.group("t") == "Admitted"
 
     k, m = _choose(decls, theorem, lambda d: d[1].group("name"), is_open, strict=strict)
-    s, e = sents[k]
+    _s, e = sents[k]
     name = m.group("name")
     stmt_start, stmt_end = m.end(), e - 1
     after = e
-    pm = re.compile(r"\s*").match(masked, after)
-    body_from = pm.end()
+    body_from = after + len(masked[after:]) - len(masked[after:].lstrip())
     proof_match = _ROCQ_PROOF.match(masked, body_from)
     if proof_match:
         proof_start = proof_match.end()

@@ -82,7 +82,16 @@ class LemmaAgent:
             return f"error: check: {e}", None
         body = tools.split_proof(self.target, proof).body
         if rep.refused is None:
-            att = Attempt(lemma=self.goal.name, proof=body, ok=rep.complete, source="agent", errors=rep.error_lines()[:3], goals=rep.goals[:2], cpu_s=rep.cpu_seconds, wall_s=rep.seconds)
+            att = Attempt(
+                lemma=self.goal.name,
+                proof=body,
+                ok=rep.complete,
+                source="agent",
+                errors=rep.error_lines()[:3],
+                goals=rep.goals[:2],
+                cpu_s=rep.cpu_seconds,
+                wall_s=rep.seconds,
+            )
             self._emit("attempt", **att.model_dump(exclude={"lemma"}))
         if rep.complete:
             return "OK: the lemma is proved.", self._result(True, proof=body)
@@ -121,16 +130,16 @@ class LemmaAgent:
                     )
                 return f"automation did not prove it ({out.tried})", None
             if name == tools.PYTHON.name:
-                return tools.python(self.ws, args.get("code")), None
+                return tools.python(self.ws, str(args.get("code") or "")), None
             if name == tools.HAMMER.name and tools.HAMMER in tools.agent_tools(self.cfg, self.ws.problem.language):
                 self.attempts += 1
-                out = tools.hammer(self.target, budget_s=self.cfg.search.hammer_timeout_s)
-                if out.proved and out.proof:
+                hammered = tools.hammer(self.target, budget_s=self.cfg.search.hammer_timeout_s)
+                if hammered.proved and hammered.proof:
                     return "OK: CoqHammer proved the lemma.", LemmaResult(
-                        name=self.goal.name, proved=True, proof=out.proof, source="automation",
+                        name=self.goal.name, proved=True, proof=hammered.proof, source="automation",
                         attempts=self.attempts, wall_s=round(time.monotonic() - self.t0, 3),
                     )
-                return f"hammer did not prove it ({out.tried})", None
+                return f"hammer did not prove it ({hammered.tried})", None
         except tools.ToolInputError as e:
             return f"error: {name}: {e}", None
         if name == "split_lemma":
@@ -150,9 +159,9 @@ class LemmaAgent:
         # Prefix sub-lemma names with this lemma's name, so that sub-lemmas of different lemmas
         # (proved in parallel) can never clash in the assembled file.
         raw_names = [self.lang.declarations(self.lang.render_hole(d)) for d in decls]
-        if all(len(r) == 1 for r in raw_names):
-            for r in raw_names:
-                old = r[0].name
+        if all(len(one) == 1 for one in raw_names):
+            for one in raw_names:
+                old = one[0].name
                 if not old.startswith(goal.name + "_"):
                     new = f"{goal.name}_{old}"
                     pat = re.compile(rf"(?<![\w.']){re.escape(old)}(?![\w'])")
@@ -190,7 +199,9 @@ class LemmaAgent:
             helpers.extend(r.sublemmas)
             spec_ = LemmaSpec(name=p.name, declaration=p.declaration.strip(), proof=r.proof, depth=goal.depth + 1, parent=goal.name)
             helpers.append(spec_)
-            context = join_code(context, join_code(render_helpers(goal.language, r.sublemmas), self.lang.render(p.declaration, r.proof or "")))
+            context = join_code(
+                context, join_code(render_helpers(goal.language, r.sublemmas), self.lang.render(p.declaration, r.proof or ""))
+            )
         if failed:
             return "These sub-lemmas could not be proved:\n" + "\n".join(failed), None
         final = self.ws.check_decl(context, goal.declaration, proof)
@@ -226,7 +237,7 @@ class LemmaAgent:
         model_errors = 0
         last = "no turns taken"
         required = False  # after an answer with neither a tool call nor a proof: ask for a call
-        for turn in range(self.cfg.prover.agent_turns):
+        for _turn in range(self.cfg.prover.agent_turns):
             sampling = self.cfg.sampling.model_copy(update={"tool_choice": "required"}) if required else None
             resp = call_model(
                 self.llm,

@@ -38,7 +38,7 @@ from lean_tools.assistant import assistant_for_path
 class _OneLineParser(argparse.ArgumentParser):
     """Usage errors as one line (``prover-check: error: ...``), exit code 2."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         print(f"{self.prog}: error: {message} (see --help)", file=sys.stderr)
         raise SystemExit(2)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -223,13 +224,13 @@ def load_config(path: str | os.PathLike | None = None, *, env: dict[str, str] | 
         cfg = ProverConfig.model_validate(data)
     except Exception as e:  # pydantic.ValidationError
         raise ConfigError(f"invalid config {path}: {_short(e)}") from e
-    env = os.environ if env is None else env
+    environ: Mapping[str, str] = os.environ if env is None else env
     env_over: dict[str, Any] = {
-        "model__type": env.get("PROVER_BACKEND") or None,
-        "model__model": env.get("PROVER_MODEL") or None,
-        "model__endpoint": env.get("PROVER_ENDPOINT") or None,
-        "prover__workers": env.get("PROVER_WORKERS") or None,
-        "budget__wall_s": env.get("PROVER_TIMEOUT") or None,
+        "model__type": environ.get("PROVER_BACKEND") or None,
+        "model__model": environ.get("PROVER_MODEL") or None,
+        "model__endpoint": environ.get("PROVER_ENDPOINT") or None,
+        "prover__workers": environ.get("PROVER_WORKERS") or None,
+        "budget__wall_s": environ.get("PROVER_TIMEOUT") or None,
     }
     try:
         cfg = cfg.with_overrides(**env_over).with_overrides(**overrides)

@@ -39,7 +39,7 @@ def _version(argv: list[str]) -> str | None:
     if shutil.which(argv[0]) is None:
         return None
     try:
-        r = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.SubprocessError):
         return None
     out = (r.stdout or r.stderr).strip().splitlines()
@@ -63,19 +63,37 @@ def collect() -> list[Item]:
     if coq is not None:
         for name, snippet in ROCQ_LIBS.items():
             ok = _rocq_lib(snippet)
-            items.append(Item(f"rocq library {name}", ok, "ok" if ok else "missing", f"problems that import {name}; fix: prover-setup rocq"))
+            items.append(
+                Item(f"rocq library {name}", ok, "ok" if ok else "missing", f"problems that import {name}; fix: prover-setup rocq")
+            )
     for tool in ("eprover", "z3", "cvc4"):
         v = _version([tool, "--version"])
         items.append(Item(tool, v is not None, v or "missing", "coq-hammer's `hammer` tactic only (sauto/hauto work without)"))
     lake = _version(["lake", "--version"])
     lean = _version(["lean", "--version"])
-    items.append(Item("lean (elan/lake)", lake is not None, (lean or "") + (" / " + lake if lake else "missing"), "all Lean 4 checking; fix: prover-setup lean"))
+    items.append(
+        Item(
+            "lean (elan/lake)",
+            lake is not None,
+            (lean or "") + (" / " + lake if lake else "missing"),
+            "all Lean 4 checking; fix: prover-setup lean",
+        )
+    )
     toolchain = (LEAN_PROJECT / "lean-toolchain").read_text().strip() if (LEAN_PROJECT / "lean-toolchain").exists() else "missing"
     items.append(Item("lean_project toolchain pin", toolchain != "missing", toolchain, "Lean version checks"))
     repl = next(iter(sorted((LEAN_PROJECT / ".lake").glob("**/bin/repl"))), None) if (LEAN_PROJECT / ".lake").exists() else None
-    items.append(Item("lean REPL binary", repl is not None, str(repl) if repl else "missing", "warm Lean sessions (tactic mode); fix: prover-setup lean"))
+    items.append(
+        Item(
+            "lean REPL binary",
+            repl is not None,
+            str(repl) if repl else "missing",
+            "warm Lean sessions (tactic mode); fix: prover-setup lean",
+        )
+    )
     mathlib = (LEAN_PROJECT / ".lake" / "packages" / "mathlib").exists()
-    items.append(Item("Mathlib build", mathlib, "present" if mathlib else "missing", "Lean problems that import Mathlib; fix: prover-setup lean"))
+    items.append(
+        Item("Mathlib build", mathlib, "present" if mathlib else "missing", "Lean problems that import Mathlib; fix: prover-setup lean")
+    )
     for mod, blocks in (
         ("torch", "RL training and the transformers backend"),
         ("transformers", "in-process models with local weights"),
@@ -96,7 +114,9 @@ def collect() -> list[Item]:
         import torch
 
         cuda = torch.cuda.is_available()
-        items.append(Item("CUDA GPU", cuda, torch.cuda.get_device_name(0) if cuda else "none", "GPU training/inference (CPU paths still work)"))
+        items.append(
+            Item("CUDA GPU", cuda, torch.cuda.get_device_name(0) if cuda else "none", "GPU training/inference (CPU paths still work)")
+        )
     return items
 
 

@@ -45,7 +45,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Literal
 
 from lean_tools.assistant import assistant
 from lean_tools.sandbox import RunResult
@@ -193,11 +193,18 @@ def judgement_from_text(candidate: str, text: str, *, structured: bool = False) 
     score = obj.get("score")
     if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0.0 <= float(score) <= 1.0:
         return InformalJudgement(
-            candidate=candidate, score=0.0, parsed=False, structured=structured, error=f"score is not a number in [0, 1]: {score!r}", reasoning=text[:4000]
+            candidate=candidate,
+            score=0.0,
+            parsed=False,
+            structured=structured,
+            error=f"score is not a number in [0, 1]: {score!r}",
+            reasoning=text[:4000],
         )
     raw_flags = obj.get("flags", [])
     if not isinstance(raw_flags, list):
-        return InformalJudgement(candidate=candidate, score=0.0, parsed=False, structured=structured, error="flags is not a list", reasoning=text[:4000])
+        return InformalJudgement(
+            candidate=candidate, score=0.0, parsed=False, structured=structured, error="flags is not a list", reasoning=text[:4000]
+        )
     flags = []
     for f in raw_flags:
         if not isinstance(f, dict) or not str(f.get("issue") or "").strip():
@@ -214,11 +221,16 @@ def judgement_from_text(candidate: str, text: str, *, structured: bool = False) 
     if prose:
         reasoning = (prose + "\n\n" + reasoning).strip()
     return InformalJudgement(
-        candidate=candidate, score=float(score), model_score=float(score), reasoning=reasoning[:8000], flags=tuple(flags), structured=structured
+        candidate=candidate,
+        score=float(score),
+        model_score=float(score),
+        reasoning=reasoning[:8000],
+        flags=tuple(flags),
+        structured=structured,
     )
 
 
-def check_status(r: RunResult) -> str:
+def check_status(r: RunResult) -> Literal["holds", "refuted", "error", "timeout"]:
     """``holds`` / ``refuted`` (the claim's ``assert`` failed) / ``timeout`` / ``error``."""
     if r.timed_out:
         return "timeout"
@@ -305,7 +317,15 @@ class _Loop:
     def _call(self, messages: list[ChatMessage], *, n: int, temperature: float, stage: str, response_format=None):
         sampling = self.cfg.sampling.model_copy(update={"temperature": temperature})
         return call_model_many(
-            self.llm, messages, n=n, budget=self.budget, trace=self.trace, problem=self.p.name, stage=stage, sampling=sampling, response_format=response_format
+            self.llm,
+            messages,
+            n=n,
+            budget=self.budget,
+            trace=self.trace,
+            problem=self.p.name,
+            stage=stage,
+            sampling=sampling,
+            response_format=response_format,
         )
 
     # --- verify -------------------------------------------------------------------------------
@@ -356,7 +376,14 @@ class _Loop:
             t0 = time.monotonic()
             r = self.run_python(flag.check_code)
             out = (r.stdout[-600:] + ("\n" + r.stderr[-600:] if r.stderr.strip() else "")).strip()
-            chk = SandboxCheck(candidate=j.candidate, flag=i, code=flag.check_code, status=check_status(r), output=out, wall_s=round(time.monotonic() - t0, 3))  # type: ignore[arg-type]
+            chk = SandboxCheck(
+                candidate=j.candidate,
+                flag=i,
+                code=flag.check_code,
+                status=check_status(r),
+                output=out,
+                wall_s=round(time.monotonic() - t0, 3),
+            )
             checks.append(chk)
             self._emit("sandbox_check", candidate=j.candidate, flag=i, status=chk.status, record=chk)
         score = j.model_score
@@ -381,9 +408,17 @@ class _Loop:
         new = None
         if resp.ok and resp.text.strip():
             new = InformalCandidate(
-                id=f"c{cand.index}r{rnd}", index=cand.index, round=rnd, text=resp.text.strip(), parent=cand.id, finish=resp.finish_reason, tokens_out=resp.usage.completion_tokens
+                id=f"c{cand.index}r{rnd}",
+                index=cand.index,
+                round=rnd,
+                text=resp.text.strip(),
+                parent=cand.id,
+                finish=resp.finish_reason,
+                tokens_out=resp.usage.completion_tokens,
             )
-        rev = InformalRevision(candidate=cand.id, round=rnd, revised=new.id if new else None, error=None if new else (resp.error or "empty answer"))
+        rev = InformalRevision(
+            candidate=cand.id, round=rnd, revised=new.id if new else None, error=None if new else (resp.error or "empty answer")
+        )
         self._emit("informal_revision", candidate=cand.id, round=rnd, revised=rev.revised, record=rev, new=new)
         return new
 
@@ -399,7 +434,9 @@ class _Loop:
         cands: list[InformalCandidate] = []
         for i, r in enumerate(resps):
             if r.ok and r.text.strip():
-                c = InformalCandidate(id=f"c{i}", index=i, text=r.text.strip(), finish=r.finish_reason, tokens_out=r.usage.completion_tokens)
+                c = InformalCandidate(
+                    id=f"c{i}", index=i, text=r.text.strip(), finish=r.finish_reason, tokens_out=r.usage.completion_tokens
+                )
                 cands.append(c)
                 self._emit("informal_candidate", candidate=c.id, round=0, record=c)
         versions: dict[int, list[tuple[InformalCandidate, InformalJudgement | None]]] = {c.index: [(c, None)] for c in cands}
@@ -444,7 +481,9 @@ class _Loop:
             tokens=share.tokens,
             wall_s=round(time.monotonic() - share.t0, 3),
         )
-        self._emit("informal_selected", selected=sel.selected, stopped_by=sel.stopped_by, ranking=[list(r) for r in sel.ranking], record=sel)
+        self._emit(
+            "informal_selected", selected=sel.selected, stopped_by=sel.stopped_by, ranking=[list(r) for r in sel.ranking], record=sel
+        )
         if not ranked:
             return InformalOutcome(selected=InformalProof(problem=self.p.name, text="", source="none"), selection=sel)
         tin, tout = share.tokens_split
@@ -457,12 +496,14 @@ def _best(versions: list[tuple[InformalCandidate, InformalJudgement | None]]) ->
     judged = [(c, j) for c, j in versions if j is not None]
     if not judged:
         return versions[0]
-    return max(judged, key=lambda cj: (cj[1].score, -cj[0].round))  # type: ignore[union-attr]
+    return max(judged, key=lambda cj: (cj[1].score, -cj[0].round))
 
 
 def _refuses_format(error: str) -> bool:
     e = error.lower()
-    return ("400" in e or "422" in e or "unsupported" in e) and any(w in e for w in ("response_format", "json_schema", "structured", "guided"))
+    return ("400" in e or "422" in e or "unsupported" in e) and any(
+        w in e for w in ("response_format", "json_schema", "structured", "guided")
+    )
 
 
 def feedback_text(j: InformalJudgement) -> str:
@@ -473,14 +514,24 @@ def feedback_text(j: InformalJudgement) -> str:
         lines.append(f"- Step {f.step}: {f.issue}")
         c = by_flag.get(i)
         if c is not None:
-            verdict = {"holds": "HOLDS", "refuted": "REFUTED (the claim is false)", "timeout": "timed out", "error": "could not run"}[c.status]
+            verdict = {"holds": "HOLDS", "refuted": "REFUTED (the claim is false)", "timeout": "timed out", "error": "could not run"}[
+                c.status
+            ]
             lines.append(f"  Check: {verdict}\n  ```python\n{c.code.strip()}\n  ```\n  Output: {c.output[-400:] or '(none)'}")
     return "\n".join(lines)
 
 
 # --- entry points ------------------------------------------------------------------------------------
 def grade_proof(
-    problem: Problem, text: str, llm: ChatModel, config: ProverConfig, *, budget: Budget, trace: Trace, run_python: PythonRunner | None = None, candidate: str = "user"
+    problem: Problem,
+    text: str,
+    llm: ChatModel,
+    config: ProverConfig,
+    *,
+    budget: Budget,
+    trace: Trace,
+    run_python: PythonRunner | None = None,
+    candidate: str = "user",
 ) -> InformalJudgement | None:
     """The verify step alone on ``text`` (an ``informal_judgement`` event, and ``sandbox_check``
     events for its checks), bounded by the loop's budget share; None when that share is

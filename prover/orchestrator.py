@@ -75,7 +75,8 @@ class Orchestrator:
         self.pool = pool
         self.llm = llm
         self.budget = Budget(config.budget, cancel=cancel, started=started)
-        self.ws: Workspace | None = None
+        self._ws: Workspace | None = None
+        self._last_rejection: VerdictRecord | None = None
         self._cache = cache
         self.lemma_results: dict[str, LemmaResult] = {}
         self._informal: InformalProof | None = None
@@ -92,10 +93,17 @@ class Orchestrator:
             from .llm import make_llm
 
             self.llm = make_llm(self.config)
-        self.ws = Workspace(self.problem, self.config, self.budget, self.trace, self.pool)
+        self._ws = Workspace(self.problem, self.config, self.budget, self.trace, self.pool)
         # The cache file is only opened when lemmas can occur (agent mode).
         path = self.config.prover.cache_path if self.llm is not None else None
         self.cache = self._cache if self._cache is not None else LemmaCache(path)
+
+    @property
+    def ws(self) -> Workspace:
+        """The problem's workspace, made by ``run`` before any stage runs."""
+        if self._ws is None:
+            raise RuntimeError("the workspace exists only inside Orchestrator.run()")
+        return self._ws
 
     # --- entry ---------------------------------------------------------------------------
     def run(self) -> ProofResult:
@@ -281,8 +289,9 @@ class Orchestrator:
             found = self._accept(sk.main_proof, text, "agent", f"sketch round {rnd} with {len(sk.lemmas)} lemmas")
             if found is not None:
                 return found
-            last_reason = f"rejected by the soundness check: {self._last_rejection.reason}"
-            failed_notes.append(f"(round {rnd}: the assembled proof was rejected: {self._last_rejection.reason[:200]})")
+            rejection = self._last_rejection.reason if self._last_rejection else "?"
+            last_reason = f"rejected by the soundness check: {rejection}"
+            failed_notes.append(f"(round {rnd}: the assembled proof was rejected: {rejection[:200]})")
         if not compiled:
             found, why = self._agent_on_theorem(informal.text)
             if found is not None:

@@ -69,7 +69,7 @@ def problem_from_text(
     proof = sf.proof
     return Problem(
         name=name or sf.theorem_name,
-        language=language,  # type: ignore[arg-type]
+        language=pa.name,
         path=path,
         text=text,
         header=sf.header,

@@ -55,7 +55,10 @@ def _reachable(host: str, port: int = 443, timeout: float = 5.0) -> bool:
 
 def setup_rocq() -> int:
     if shutil.which("apt-get") is None:
-        print("prover-setup: apt-get not found; install Coq 8.16+ with MathComp and Coquelicot with your package manager (or opam)", file=sys.stderr)
+        print(
+            "prover-setup: apt-get not found; install Coq 8.16+ with MathComp and Coquelicot with your package manager (or opam)",
+            file=sys.stderr,
+        )
         return 2
     sudo = [] if os.geteuid() == 0 else ["sudo"]
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")

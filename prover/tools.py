@@ -246,7 +246,7 @@ def split_proof(target: Target, proof: str) -> _Split:
         from lean_tools.soundness.candidate import locate
         from lean_tools.soundness.verify import parse_problem
 
-        sf = parse_problem(target.ws.problem.text, target.ws.problem.language, target.name)  # type: ignore[arg-type]
+        sf = parse_problem(target.ws.problem.text, target.ws.problem.language, target.name)
         cand, start, _err = locate(sf, proof)
         if cand is None:
             start = d.start
@@ -268,9 +268,9 @@ def screen_input(target: Target, helpers: str, body: str, *, holes: bool = True)
     allowed = frozenset(target.ws.config.prover.allowed_requires)  # Rocq helpers' Require; Lean ignores it
     try:
         findings = [
-            *screen(helpers, language, role="helpers", allowed_requires=allowed),  # type: ignore[arg-type]
-            *screen(body, language, role="proof"),  # type: ignore[arg-type]
-        ] if helpers.strip() else list(screen(body, language, role="proof"))  # type: ignore[arg-type]
+            *screen(helpers, language, role="helpers", allowed_requires=allowed),
+            *screen(body, language, role="proof"),
+        ] if helpers.strip() else list(screen(body, language, role="proof"))
     except ParseError as e:
         return f"[parse] {e}"
     if holes:
@@ -402,8 +402,15 @@ def auto_close(target: Target, *, budget_s: float | None = None) -> AutoCloseRep
     if out.proved and out.proof:
         res = ws.check_decl(target.context, target.declaration, out.proof)
         if res.complete:
-            return AutoCloseReport(proved=True, proof=target.candidate(out.proof), tried=out.reason, attempts=out.attempts, seconds=round(out.seconds, 3))
-        return AutoCloseReport(proved=False, tried=f"the search's proof did not re-check: {res.feedback(300)}", attempts=out.attempts, seconds=round(out.seconds, 3))
+            return AutoCloseReport(
+                proved=True, proof=target.candidate(out.proof), tried=out.reason, attempts=out.attempts, seconds=round(out.seconds, 3)
+            )
+        return AutoCloseReport(
+            proved=False,
+            tried=f"the search's proof did not re-check: {res.feedback(300)}",
+            attempts=out.attempts,
+            seconds=round(out.seconds, 3),
+        )
     return AutoCloseReport(proved=False, tried=out.reason, attempts=out.attempts, seconds=round(out.seconds, 3))
 
 
@@ -417,7 +424,9 @@ def hammer(target: Target, *, budget_s: float | None = None) -> HammerReport:
     out = ws.run_search(join_code(target.context, target.declaration), max(seconds, 5.0), label=target.name, hammer="only")
     needs = tuple(out.extra.get("imports", ()))
     if out.proved and out.proof:
-        return HammerReport(proved=True, proof=target.candidate(out.proof, "\n".join(needs)), imports=needs, tried=out.reason, seconds=round(out.seconds, 3))
+        return HammerReport(
+            proved=True, proof=target.candidate(out.proof, "\n".join(needs)), imports=needs, tried=out.reason, seconds=round(out.seconds, 3)
+        )
     return HammerReport(proved=False, tried=out.reason, seconds=round(out.seconds, 3))
 
 
@@ -495,7 +504,10 @@ GOALS = ToolSpec(
 )
 SEARCH = ToolSpec(
     name="search",
-    description="Search the library. Rocq: a `Search` pattern such as `(Rabs (_ * _))` or `Nat.mod`. Lean: runs exact?/apply? on the lemma.",
+    description=(
+        "Search the library. Rocq: a `Search` pattern such as `(Rabs (_ * _))` or `Nat.mod`. "
+        "Lean: runs exact?/apply? on the lemma."
+    ),
     parameters=_obj({"query": {"type": "string"}}, ["query"]),
 )
 AUTO_CLOSE = ToolSpec(

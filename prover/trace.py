@@ -43,7 +43,7 @@ class Trace:
         for fn in list(self._listeners):
             try:
                 fn(ev)
-            except Exception:  # noqa: BLE001, S110 - a broken view must not stop the prover
+            except Exception:  # noqa: BLE001 - a broken view must not stop the prover
                 pass
         return ev
 

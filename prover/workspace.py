@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from lean_tools import sandbox
 from lean_tools.assistant import assistant
@@ -203,7 +204,9 @@ class Workspace:
         return "\n".join(lines[:40]) + more
 
     # --- built-in search (prover.search) --------------------------------------------------
-    def run_search(self, statement_code: str, seconds: float, *, label: str = "", hammer: str | None = None) -> SearchOutcome:
+    def run_search(
+        self, statement_code: str, seconds: float, *, label: str = "", hammer: Literal["off", "fallback", "only"] | None = None
+    ) -> SearchOutcome:
         """``prover.search.prove_goal`` on ``statement_code`` (context + declaration). ``hammer``
         overrides ``search.hammer`` for this call (``only``: CoqHammer alone, the ``hammer`` tool)."""
         self.budget.check()
@@ -214,7 +217,9 @@ class Workspace:
             return SearchOutcome(False, None, f"built-in search unavailable: {e}")
         cfg = self.config.search
         mode = hammer or cfg.hammer
-        budget = SearchBudget(seconds=seconds, hammer=mode, hammer_seconds=min(cfg.hammer_timeout_s, seconds) if mode == "only" else cfg.hammer_timeout_s)
+        budget = SearchBudget(
+            seconds=seconds, hammer=mode, hammer_seconds=min(cfg.hammer_timeout_s, seconds) if mode == "only" else cfg.hammer_timeout_s
+        )
         res = prove_goal(self.pool, self.env_header, statement_code, self.problem.language, budget, reconstructions=self._reconstructions())
         self.budget.charge_check(res.checker_seconds, attempt=True)
         self.trace.emit(
@@ -263,7 +268,9 @@ class Workspace:
             return VerdictRecord(accepted=False, reason=f"soundness verifier unavailable: {e}")
         p = self.problem
         allowed = frozenset(self.config.prover.allowed_requires)  # Rocq helpers' Require; Lean ignores it
-        v = verify(p.text, candidate, p.language, theorem=p.theorem_name, timeout=self.config.prover.verify_timeout_s, allowed_requires=allowed)
+        v = verify(
+            p.text, candidate, p.language, theorem=p.theorem_name, timeout=self.config.prover.verify_timeout_s, allowed_requires=allowed
+        )
         cpu = float(getattr(v, "cpu_seconds", 0.0) or getattr(v, "wall_seconds", 0.0) or 0.0)
         self.budget.charge_check(cpu, attempt=False)
         return VerdictRecord(accepted=bool(v.accepted), reason=str(v.reason))

@@ -148,7 +148,7 @@ def remote_verdict(address: str | None = None, *, num_cpus: float = 1.0
     task = ray.remote(num_cpus=num_cpus, max_retries=0)(_verdict_task)
 
     def check(problem_text: str, candidate_text: str, timeout: float) -> tuple[bool, str]:
-        return tuple(ray.get(task.remote(problem_text, candidate_text, timeout)))  # type: ignore[return-value]
+        return tuple(ray.get(task.remote(problem_text, candidate_text, timeout)))
 
     return check
 

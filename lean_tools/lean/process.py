@@ -15,7 +15,7 @@ import threading
 import time
 
 from .. import sandbox
-from ..procstat import ProcessTree, group_usage  # noqa: F401  (group_usage re-exported for the REPL session)
+from ..procstat import ProcessTree
 
 
 class Eof(Exception):
@@ -108,7 +108,7 @@ class ReplProcess:
             try:
                 if stream is not None:
                     stream.close()
-            except Exception:  # a reader thread may still hold the buffer; the process is dead anyway
+            except Exception:  # noqa: BLE001 - a reader thread may still hold the buffer; the process is dead anyway
                 pass
 
     def alive(self) -> bool:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, model_validator
 from pydantic.alias_generators import to_camel
@@ -42,7 +42,8 @@ _LEADING_TRIVIA = re.compile(r"\A(?:\s+|--[^\n]*(?:\n|\Z)|/-(?:[^-]|-(?!/))*-/)*
 
 def starts_with_import(code: str) -> bool:
     """Whether ``code``, after leading whitespace and comments, begins with an ``import``."""
-    rest = code[_LEADING_TRIVIA.match(code).end() :]
+    trivia = _LEADING_TRIVIA.match(code)  # always matches (possibly empty)
+    rest = code[trivia.end() :] if trivia else code
     return re.match(r"import\b", rest) is not None
 
 
@@ -87,7 +88,7 @@ class Command(_CommandOptions):
     """Environment to continue from. ``import`` is only allowed without it."""
 
     @model_validator(mode="after")
-    def _imports_need_fresh_env(self) -> "Command":
+    def _imports_need_fresh_env(self) -> Command:
         if self.env is not None and starts_with_import(self.cmd):
             raise ValueError("`import` is only allowed in a command without `env`")
         return self
@@ -145,7 +146,7 @@ class UnpickleProofState(Request):
     """Environment to load it into (else the one pickled with it)."""
 
 
-AnyRequest = Union[Command, File, Tactic, PickleEnv, UnpickleEnv, PickleProofState, UnpickleProofState]
+AnyRequest = Command | File | Tactic | PickleEnv | UnpickleEnv | PickleProofState | UnpickleProofState
 
 
 def parse_request(data: dict[str, Any]) -> AnyRequest:
@@ -157,7 +158,7 @@ def parse_request(data: dict[str, Any]) -> AnyRequest:
     """
     if not isinstance(data, dict):
         raise T.InvalidRequest(f"a request is a JSON object, got {type(data).__name__}")
-    order: list[tuple[type[Request], tuple[str, ...]]] = [
+    order: list[tuple[type[AnyRequest], tuple[str, ...]]] = [
         (Tactic, ("tactic", "proofState")),
         (PickleEnv, ("pickleTo", "env")),
         (UnpickleEnv, ("unpickleEnvFrom",)),
@@ -274,7 +275,7 @@ class ErrorResponse(_Resp):
         return self.message.strip().lower() in ("unknown environment.", "unknown proof state.")
 
 
-AnyResponse = Union[CommandResponse, TacticResponse, ErrorResponse]
+AnyResponse = CommandResponse | TacticResponse | ErrorResponse
 
 
 class ProtocolError(ValueError):
@@ -311,24 +312,24 @@ _SORRY_WARNING = re.compile(r"declaration uses ['`]sorry['`]")
 _UNKNOWN_IDENT = re.compile(r"\b[uU]nknown (identifier|constant) ['`](?P<name>[^'`]+)['`]")
 
 
-def _text(msg: "Message | T.Message | str") -> str:
+def _text(msg: Message | T.Message | str) -> str:
     if isinstance(msg, str):
         return msg
     return msg.data if isinstance(msg, Message) else msg.text
 
 
-def is_sorry_warning(msg: "Message | T.Message | str") -> bool:
+def is_sorry_warning(msg: Message | T.Message | str) -> bool:
     """``declaration uses 'sorry'`` (<= v4.19) or ``declaration uses `sorry` `` (later)."""
     return _SORRY_WARNING.search(_text(msg)) is not None
 
 
-def unknown_identifier(msg: "Message | T.Message | str") -> str | None:
+def unknown_identifier(msg: Message | T.Message | str) -> str | None:
     """The name in ``unknown identifier 'x'`` / ``Unknown identifier `x` `` (or ``constant``), else None."""
     m = _UNKNOWN_IDENT.search(_text(msg))
     return m.group("name") if m else None
 
 
-def is_goals_accomplished(msg: "Message | T.Message | str") -> bool:
+def is_goals_accomplished(msg: Message | T.Message | str) -> bool:
     """The ``Goals accomplished!`` info some versions (v4.19) emit; noise, not a verdict."""
     return _text(msg).strip().rstrip("🎉 ").strip() == "Goals accomplished!"
 

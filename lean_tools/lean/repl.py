@@ -64,7 +64,7 @@ from ..types import (
 )
 from . import protocol as P
 from . import versions
-from .process import Eof, ReplProcess, group_usage
+from .process import Eof, ReplProcess
 
 log = logging.getLogger(__name__)
 INSTALL_HINT = versions.SETUP_HINT
@@ -117,7 +117,7 @@ class LeanReplConfig(BaseModel):
     """How much of stderr to keep for crash reports."""
 
     @classmethod
-    def from_toml(cls, path: str | Path, section: str | None = "lean") -> "LeanReplConfig":
+    def from_toml(cls, path: str | Path, section: str | None = "lean") -> LeanReplConfig:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         if section is not None:
             data = data.get(section, {})
@@ -205,9 +205,8 @@ class LeanReplSession:
         if exe is None or not Path(cwd, exe).exists():
             raise NotInstalled(argv[0], INSTALL_HINT)
         argv[0] = str(Path(cwd, exe))
-        if len(argv) > 2 and Path(argv[0]).name == "lake" and argv[1] == "env" and "/" in argv[2]:
-            if not Path(cwd, argv[2]).exists():
-                raise NotInstalled(f"Lean REPL binary {argv[2]}", INSTALL_HINT)
+        if len(argv) > 2 and Path(argv[0]).name == "lake" and argv[1] == "env" and "/" in argv[2] and not Path(cwd, argv[2]).exists():
+            raise NotInstalled(f"Lean REPL binary {argv[2]}", INSTALL_HINT)
         return argv
 
     def start(self) -> None:
@@ -263,7 +262,8 @@ class LeanReplSession:
         resp = self._exchange(header, timeout)
         if not isinstance(resp, P.CommandResponse):
             self._kill()
-            raise InvalidRequest(f"the header does not load: {resp.message}")
+            detail = resp.message if isinstance(resp, P.ErrorResponse) else "a tactic response to a command"
+            raise InvalidRequest(f"the header does not load: {detail}")
         outcome = P.to_command_outcome(resp)
         if not outcome.ok:
             self._kill()
@@ -307,7 +307,7 @@ class LeanReplSession:
     def alive(self) -> bool:
         return self._proc is not None and self._healthy and self._proc.alive()
 
-    def __enter__(self) -> "LeanReplSession":
+    def __enter__(self) -> LeanReplSession:
         self.start()
         return self
 
@@ -318,7 +318,7 @@ class LeanReplSession:
         try:
             if self._proc is not None:
                 self._proc.kill()
-        except Exception:
+        except Exception:  # noqa: BLE001 - at interpreter exit anything may be half torn down
             pass
 
     # --- requests ----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+from typing import Literal
 
 from .. import sandbox
 from ..types import FileCheck, Message, NotInstalled, Pos, Severity
@@ -79,7 +80,7 @@ def parse_coq_messages(output: str, source: str | None = None, line_offset: int 
 class RocqChecker:
     """``FileChecker`` over a fresh ``coqc`` in a private directory with CPU/memory limits."""
 
-    language = "rocq"
+    language: Literal["rocq"] = "rocq"
 
     def __init__(self, limits: sandbox.Limits = DEFAULT_LIMITS, coqc: str = "coqc"):
         self.limits = limits
@@ -96,7 +97,7 @@ class RocqChecker:
         out = res.stdout + "\n" + res.stderr
         msgs = parse_coq_messages(out, text)
         if res.returncode != 0 and not res.timed_out and not any(m.severity is Severity.ERROR for m in msgs):
-            msgs = msgs + (Message(severity=Severity.ERROR, text=f"coqc exited with {res.returncode}: {out.strip()[-500:]}"),)
+            msgs = (*msgs, Message(severity=Severity.ERROR, text=f"coqc exited with {res.returncode}: {out.strip()[-500:]}"))
         return FileCheck(
             returncode=res.returncode,
             messages=msgs,

@@ -27,6 +27,7 @@ import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
+from typing import Any, Literal
 
 from .. import sandbox
 from ..procstat import ProcessTree
@@ -101,7 +102,7 @@ def validate_block(code: str) -> str:
     bare = strip_comments(code).rstrip()
     if not bare:
         raise InvalidRequest("empty Rocq code")
-    if not (bare.endswith(".") or bare.endswith("}") or bare.endswith("{")):
+    if not bare.endswith((".", "}", "{")):
         raise InvalidRequest("Rocq code must end with a sentence terminator '.'")
     return code
 
@@ -132,7 +133,7 @@ def _marker_answer(marker: str) -> re.Pattern:
 class RocqSession:
     """``ProofSession`` over coqtop. Not thread-safe: one user at a time (the pool guarantees it)."""
 
-    language = "rocq"
+    language: Literal["rocq"] = "rocq"
 
     def __init__(
         self,
@@ -153,7 +154,7 @@ class RocqSession:
         """How coqtop's output is read: ``pipes`` (``select`` + ``os.read`` on the pipe, the
         default) or ``pexpect`` (``pexpect.popen_spawn.PopenSpawn`` and ``expect``); when not
         given, ``$PROVER_ROCQ_TRANSPORT`` or ``pipes``. Measured in ``docs/reproducibility.md``."""
-        self._child = None  # the PopenSpawn of the pexpect transport
+        self._child: Any = None  # the PopenSpawn of the pexpect transport (pexpect is untyped)
         self.header = header
         self.limits = limits
         self.default_timeout = default_timeout
@@ -249,7 +250,8 @@ class RocqSession:
             sandbox.kill_group(self._proc)
             for f in (self._proc.stdin, self._proc.stdout):
                 try:
-                    f.close()
+                    if f is not None:
+                        f.close()
                 except OSError:
                     pass
         self._proc = None
@@ -326,8 +328,11 @@ class RocqSession:
             if self._child is not None:
                 self._child.send(payload)
             else:
-                self._proc.stdin.write(payload.encode("utf-8"))
-                self._proc.stdin.flush()
+                stdin = self._proc.stdin if self._proc is not None else None
+                if stdin is None:
+                    raise BrokenPipeError("coqtop is not running")
+                stdin.write(payload.encode("utf-8"))
+                stdin.flush()
         except (BrokenPipeError, OSError) as e:
             self._fail_dead()
             raise SessionCrashed(f"coqtop closed its input: {e}", self._tail) from None
@@ -368,6 +373,8 @@ class RocqSession:
             # coqtop notices SIGINT between reduction steps; a long C-level step (vm_compute,
             # an external prover) may need a second one.
             for wait in (2.0, 4.0):
+                if self._proc is None:
+                    raise EOFError
                 os.kill(self._proc.pid, signal.SIGINT)
                 try:
                     self._read_until(end, time.monotonic() + wait)

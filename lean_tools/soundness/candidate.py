@@ -403,7 +403,9 @@ def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> l
         run, line = text[a:b], text.count("\n", 0, a) + 1
         later = _identifiers("\n".join(n for _a, _b, n in pu[k:]), lang) | tail_ids
         findings += screen(run, lang, role="helpers", line_offset=line - 1)
-        findings += _shadowing(run, lang, later, line, f"the problem's text after it (`{pu[k][2][:40]}` ...)" if k < len(pu) else "the statement")
+        findings += _shadowing(
+            run, lang, later, line, f"the problem's text after it (`{pu[k][2][:40]}` ...)" if k < len(pu) else "the statement"
+        )
         if lang == "rocq":
             masked_run = mask(run, "rocq")
             for sa, _sb in rocq_sentences(masked_run):
@@ -434,7 +436,10 @@ def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> l
 
 def _all_decl_names(masked: str, language: Language) -> list[str]:
     if language == "lean":
-        pat = r"(?<![\w'.])(?:theorem|lemma|def|abbrev|axiom|opaque|instance|structure|class|inductive|problem|determine)\s+(«[^»]*»|[^\s(){}\[\]:⦃⦄,]+)"
+        pat = (
+            r"(?<![\w'.])(?:theorem|lemma|def|abbrev|axiom|opaque|instance|structure|class|inductive|problem|determine)"
+            r"\s+(«[^»]*»|[^\s(){}\[\]:⦃⦄,]+)"
+        )
     else:
         kws = "|".join(
             (

@@ -51,7 +51,20 @@ SAFE_OPTION = re.compile(
 """``NAME VALUE`` of a ``set_option`` that cannot change what a statement means (see above)."""
 
 TRUST_NEUTRAL_ATTRIBUTES = frozenset(
-    ["simp", "norm_cast", "push_cast", "reducible", "irreducible", "inline", "noinline", "specialize", "gcongr", "bound", "elab_as_elim", "nolint"]
+    [
+        "simp",
+        "norm_cast",
+        "push_cast",
+        "reducible",
+        "irreducible",
+        "inline",
+        "noinline",
+        "specialize",
+        "gcongr",
+        "bound",
+        "elab_as_elim",
+        "nolint",
+    ]
 )
 """Attribute names allowed on helpers (``@[...]``, ``attribute [...]``): simp sets, casts,
 congruence and bound lemmas, unfolding/inlining hints, linter exemptions; proof automation only."""

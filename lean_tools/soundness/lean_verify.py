@@ -8,9 +8,9 @@ forged or duplicated lines, missing lines -> reject), and the whole Python flow 
 stand-in ``lake`` that prints canned ``lean --json`` lines. What is NOT verified: that the
 query below compiles and behaves as intended on a given Lean version (``#eval`` of a
 ``CoreM`` action, ``ConstantInfo.instantiateTypeLevelParams``, ``collectAxioms``,
-``Environment.getModuleIdx?``/``getModuleIdxFor?``, ``Expr`` ``==``, the do-notation used), that ``lean -o`` + ``LEAN_PATH`` make ``import Candidate`` work (see
-``lean_tools.lean.checker``), and every claim below about how Lean elaborates. Any such
-failure shows as a rejection (the query yields no trustworthy answer), never as an
+``Environment.getModuleIdx?``/``getModuleIdxFor?``, ``Expr`` ``==``, the do-notation used),
+that ``lean -o`` + ``LEAN_PATH`` make ``import Candidate`` work (see ``lean_tools.lean.checker``),
+and every claim below about how Lean elaborates. Any such failure shows as a rejection (the query yields no trustworthy answer), never as an
 acceptance; the ``lean``-marked tests in tests/soundness/test_lean_dynamic.py check it.
 
 Steps (after the static screens passed):

@@ -221,8 +221,9 @@ def _lean_column0(masked: str, off: int) -> list[Finding]:
     column-0 tactic block or term is legal Lean, so a line may start with a known tactic or term
     keyword (``_LEAN_COL0_TACTICS``), a dotted name (``Nat.le_refl 1``; no command keyword has a
     dot), or any word right after a line ending in ``:=``/``by``/``=>``/``(``/``,`` (there Lean
-    parses a term or a first tactic, and a command keyword would be a parse error). The constructs of ``lean_helpers`` are blanked before this rule. Without Lean there is
-    no elaborated-statement check here, so an unknown command before the theorem (one no word
+    parses a term or a first tactic, and a command keyword would be a parse error). The
+    constructs of ``lean_helpers`` are blanked before this rule. Without Lean there is no
+    elaborated-statement check here, so an unknown command before the theorem (one no word
     list names yet) must not pass: any other word at column 0 is rejected (indent it)."""
     out = []
     for m in re.finditer(r"^([^\W\d]|#|`)[\w'.!?]*", masked, re.MULTILINE):
@@ -284,14 +285,14 @@ def _lean_rules(masked: str, role: str, off: int) -> list[Finding]:
                 "synthInstance.*) or a linter/pp/trace option is allowed",
             )
     for start in _RE_LEAN_ATTR_OPEN.finditer(masked):
-        m = _RE_LEAN_ATTR.match(masked, start.start())
-        if m is None:  # no `]` within 2,000 characters: never read as a trust-neutral attribute
+        attr = _RE_LEAN_ATTR.match(masked, start.start())
+        if attr is None:  # no `]` within 2,000 characters: never read as a trust-neutral attribute
             add("lean.attribute", start, "attribute list `@[...` is unterminated or too long")
-        elif role != "helpers" or not attribute_ok(m.group("body"), in_scope=False):
+        elif role != "helpers" or not attribute_ok(attr.group("body"), in_scope=False):
             add(
                 "lean.attribute",
-                m,
-                f"attribute `@[{m.group('body').strip()}]` is not allowed",
+                attr,
+                f"attribute `@[{attr.group('body').strip()}]` is not allowed",
             )
     if role == "proof":
         for m in _RE_LEAN_DECL.finditer(masked):

@@ -373,7 +373,7 @@ class VLLMChat(_Local):
         )
         try:
             with self._lock:
-                out = self.engine.generate([{"prompt_token_ids": ids}], params, use_tqdm=False)[0]  # type: ignore[arg-type]
+                out = self.engine.generate([{"prompt_token_ids": ids}], params, use_tqdm=False)[0]
         except Exception as e:  # noqa: BLE001 - a failed generation is a value
             return error_response(f"generation failed: {type(e).__name__}: {e}", latency_s=time.monotonic() - t0)
         comp = out.outputs[0]

@@ -188,6 +188,35 @@ def open_scope(header: str) -> str:
 
 
 @dataclass(frozen=True)
+class Fixpoint:
+    """A ``Fixpoint`` of the header: its name and how many constructors deep its patterns go."""
+
+    name: str
+    depth: int
+
+
+def header_inductives(header: str) -> tuple[str, ...]:
+    """Names of the ``Inductive`` types the header declares (``Inductive bt : Type := ...``)."""
+    return tuple(dict.fromkeys(re.findall(r"(?:^|\n)\s*Inductive\s+([A-Za-z_][\w']*)", header)))
+
+
+def header_fixpoints(header: str) -> tuple[Fixpoint, ...]:
+    """The header's ``Fixpoint``s with their pattern depth: ``S (S m)`` or ``x :: y :: r`` is 2."""
+    out = []
+    parts = re.split(r"(?:^|\n)\s*(?=Fixpoint\s)", header)
+    for part in parts:
+        m = re.match(r"Fixpoint\s+([A-Za-z_][\w']*)", part)
+        if not m:
+            continue
+        body = part.split(".\n")[0]
+        depth = 1
+        if re.search(r"\|\s*S\s*\(\s*S\b", body) or re.search(r"\|\s*\w+\s*::\s*\w+\s*::", body):
+            depth = 2
+        out.append(Fixpoint(m.group(1), depth))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
 class ProblemContext:
     """What the search knows about the problem beyond the goal text."""
 
@@ -199,8 +228,8 @@ class ProblemContext:
     """Numerals >= 5000 in the statement: Rocq prints them in ``nat`` as ``of_num_uint`` terms."""
     inductives: tuple[str, ...] = ()
     """``Inductive`` types the header declares (induction candidates, ``induction.py``)."""
-    fixpoints: tuple = ()
-    """The header's ``Fixpoint``s with their recursion depth (``induction.Fixpoint``)."""
+    fixpoints: tuple[Fixpoint, ...] = ()
+    """The header's ``Fixpoint``s with their recursion depth."""
 
     @classmethod
     def of(cls, header: str, statement: str, language: str) -> ProblemContext:
@@ -209,8 +238,6 @@ class ProblemContext:
             return cls(local_defs=defs)
         defs = tuple(re.findall(r"^\s*(?:Definition|Fixpoint|Let)\s+([A-Za-z_][\w']*)", header, re.MULTILINE))
         big = tuple(sorted({n for n in re.findall(r"(?<![\w.])(\d{4,})(?![\w.])", statement) if int(n) >= 5000}))
-        from .induction import header_fixpoints, header_inductives
-
         return cls(
             local_defs=defs,
             scope=open_scope(header),

@@ -22,7 +22,6 @@ induction schemes (``Functional Scheme`` needs a command, not a tactic).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from .family import Focus, family, step
 from .goal import Candidate, Domain, GoalInfo, InductionHypotheses, ProblemContext, is_eq
@@ -33,35 +32,6 @@ STD_RECURSIVE = ("list", "nat")
 """Recursive standard types whose variables get ``induction``."""
 STD_FLAT = ("option", "bool", "prod", "sum")
 """Non-recursive standard types: ``destruct`` is the induction."""
-
-
-@dataclass(frozen=True)
-class Fixpoint:
-    """A ``Fixpoint`` of the header: its name and how many constructors deep its patterns go."""
-
-    name: str
-    depth: int
-
-
-def header_inductives(header: str) -> tuple[str, ...]:
-    """Names of the ``Inductive`` types the header declares (``Inductive bt : Type := ...``)."""
-    return tuple(dict.fromkeys(re.findall(r"(?:^|\n)\s*Inductive\s+([A-Za-z_][\w']*)", header)))
-
-
-def header_fixpoints(header: str) -> tuple[Fixpoint, ...]:
-    """The header's ``Fixpoint``s with their pattern depth: ``S (S m)`` or ``x :: y :: r`` is 2."""
-    out = []
-    parts = re.split(r"(?:^|\n)\s*(?=Fixpoint\s)", header)
-    for part in parts:
-        m = re.match(r"Fixpoint\s+([A-Za-z_][\w']*)", part)
-        if not m:
-            continue
-        body = part.split(".\n")[0]
-        depth = 1
-        if re.search(r"\|\s*S\s*\(\s*S\b", body) or re.search(r"\|\s*\w+\s*::\s*\w+\s*::", body):
-            depth = 2
-        out.append(Fixpoint(m.group(1), depth))
-    return tuple(out)
 
 
 def _type_head(t: str) -> str:

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _cli(*args):
     return subprocess.run([sys.executable, "-m", "benchmarks", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, check=False)
 
 
 def test_new_db_has_schema_and_reopens(tmp_path):

@@ -39,7 +39,7 @@ def test_registry_holds_default_and_baseline_and_refuses_duplicates():
     assert get_preset("baseline").config["table"] == "baseline"
     with pytest.raises(ValueError):
         register(Preset(name="default", attempt_fn="x:y"))
-    with pytest.raises(KeyError, match="known: .*baseline.*default"):
+    with pytest.raises(KeyError, match=r"known: .*baseline.*default"):
         get_preset("nope")
 
 

@@ -131,7 +131,7 @@ def test_ray_backend_logic_with_a_stand_in_ray(tmp_path, monkeypatch):
 
     fake = types.SimpleNamespace(
         is_initialized=lambda: True,
-        remote=lambda **kw: (lambda fn: Remote(fn)),
+        remote=lambda **kw: Remote,
         wait=lambda refs, num_returns, timeout: (refs[:num_returns], refs[num_returns:]),
         get=lambda ref: ref.value,
         cancel=lambda ref, force: None,

@@ -20,11 +20,11 @@ TOOL = ToolSpec(name="check_proof_script", description="check", parameters={"typ
 def test_ensure_model_rejects_what_is_not_a_model(tmp_path):
     with pytest.raises(models.ModelSetupError, match="no such file or folder"):
         models.ensure_model(tmp_path / "missing", home=tmp_path)
-    with pytest.raises(models.ModelSetupError, match="no config.json"):
+    with pytest.raises(models.ModelSetupError, match=r"no config\.json"):
         models.ensure_model(tmp_path, home=tmp_path)
     text = tmp_path / "weights.bin"
     text.write_text("x")
-    with pytest.raises(models.ModelSetupError, match="neither a model folder nor a .gguf"):
+    with pytest.raises(models.ModelSetupError, match=r"neither a model folder nor a \.gguf"):
         models.ensure_model(text, home=tmp_path)
 
 

@@ -16,6 +16,11 @@ from pathlib import Path
 import pytest
 import verifiers.v1 as vf  # `make setup` installs environments/prover_tasks and with it verifiers
 from mcp_testlib import needs_rocq
+from soundness_suite import load as load_cases
+from verifiers.v1.graph import MessageNode
+from verifiers.v1.types import AssistantMessage, ToolCall, ToolMessage, UserMessage
+
+from prover.tools import SERVED
 from prover_tasks.taskset import (
     ProverData,
     ProverTask,
@@ -23,11 +28,6 @@ from prover_tasks.taskset import (
     ProverTaskset,
     ProverTasksetConfig,
 )
-from soundness_suite import load as load_cases
-from verifiers.v1.graph import MessageNode
-from verifiers.v1.types import AssistantMessage, ToolCall, ToolMessage, UserMessage
-
-from prover.tools import SERVED
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -171,9 +171,13 @@ def test_scripted_client_drives_the_toolset_and_scores(toolset_url):
                     auto = await s.call_tool("auto_close", {"problem": p, "budget_s": 30})
                     proof = auto.structured_content["proof"]
                     v = await s.call_tool("verify", {"problem": p, "proof": proof})
-                    turns += [AssistantMessage(tool_calls=[ToolCall(id="v", name="verify", arguments=json.dumps({"problem": p, "proof": proof}))]),
-                              ToolMessage(tool_call_id="v", content=json.dumps(v.structured_content)),
-                              answer(proof)]
+                    turns += [
+                        AssistantMessage(
+                            tool_calls=[ToolCall(id="v", name="verify", arguments=json.dumps({"problem": p, "proof": proof}))]
+                        ),
+                        ToolMessage(tool_call_id="v", content=json.dumps(v.structured_content)),
+                        answer(proof),
+                    ]
                     return names, g, auto, v, turns
             except Exception:  # noqa: BLE001 - not listening yet
                 await asyncio.sleep(0.3)
@@ -190,10 +194,10 @@ def test_toolset_serves_the_same_tools_as_prover_mcp():
     """Same names, same input schemas: both register through ``prover.mcp.server.register``."""
     import anyio
     from mcp.server.mcpserver import MCPServer
-    from prover_tasks.toolset import ProverToolset, ProverToolsetConfig
 
     from prover.config import load_config
     from prover.mcp.server import ToolHost, build_server
+    from prover_tasks.toolset import ProverToolset, ProverToolsetConfig
 
     direct = anyio.run(build_server(ToolHost(load_config(env={}))).list_tools)
     mcp = MCPServer("t")
@@ -211,4 +215,6 @@ def test_vf_validate_accepts_the_gold_witnesses(tmp_path):
                        check=False, capture_output=True, text=True, timeout=600, cwd=str(tmp_path))
     (summary,) = list(tmp_path.glob("*/summary.json"))
     data = json.loads(summary.read_text())
-    assert data["outcomes"]["valid"] == 1 and data["checks"]["gold"]["valid"] == 1 and data["checks"]["noop"]["valid"] == 1, r.stdout[-2000:]
+    assert data["outcomes"]["valid"] == 1 and data["checks"]["gold"]["valid"] == 1 and data["checks"]["noop"]["valid"] == 1, r.stdout[
+        -2000:
+    ]

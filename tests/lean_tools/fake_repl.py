@@ -56,7 +56,7 @@ def split_blocks(path: Path) -> list[str]:
 
 def split_requests(path: Path) -> list[dict]:
     out, cur = [], []
-    for line in path.read_text(encoding="utf-8").split("\n") + [""]:
+    for line in [*path.read_text(encoding="utf-8").split("\n"), ""]:
         if line.strip() == "":
             if cur:
                 q = "".join(cur)

@@ -16,7 +16,8 @@ import pytest
 
 from lean_tools import types as T
 from lean_tools.lean import protocol as P
-from lean_tools.lean.repl import LeanReplConfig, LeanReplSession, group_usage, split_header
+from lean_tools.lean.repl import LeanReplConfig, LeanReplSession, split_header
+from lean_tools.procstat import group_usage
 from lean_tools.session import ProofSession
 
 HERE = Path(__file__).resolve().parent
@@ -228,9 +229,9 @@ def test_send_passes_other_requests_through():
 
 def test_exit_137_is_out_of_memory():
     transcript = V433 / "Mathlib" / "test" / "exact.in"
-    with LeanReplSession("import Mathlib", config=fake_config(transcript, "--die-on", "OOM", "--die-code", "137")) as s:
-        with pytest.raises(T.SessionOutOfMemory):
-            s.run_command("theorem OOM : True := trivial")
+    config = fake_config(transcript, "--die-on", "OOM", "--die-code", "137")
+    with LeanReplSession("import Mathlib", config=config) as s, pytest.raises(T.SessionOutOfMemory):
+        s.run_command("theorem OOM : True := trivial")
 
 
 def test_rss_watch_kills_a_growing_process(tmp_path):
@@ -299,14 +300,14 @@ def test_version_check_at_start(tmp_path):
     # The running REPL says another version: refused, process killed.
     cfg = fake_config(transcript, version="4.15.0", check_versions=True, project_dir=str(good))
     s = LeanReplSession("import Mathlib", config=cfg)
-    with pytest.raises(T.VersionMismatch, match="4.15.0"):
+    with pytest.raises(T.VersionMismatch, match=r"4\.15\.0"):
         s.start()
     assert not s.alive()
     s.close()
     # The manifest pins another Mathlib: refused before anything is spawned.
     bad = write_project(tmp_path / "bad", "v4.33.0-rc2", "v4.32.0", "v4.33.0-rc2")
     s = LeanReplSession("import Mathlib", config=fake_config(transcript, check_versions=True, project_dir=str(bad)))
-    with pytest.raises(T.VersionMismatch, match="Mathlib is pinned to v4.32.0"):
+    with pytest.raises(T.VersionMismatch, match=r"Mathlib is pinned to v4\.32\.0"):
         s.start()
     assert s.pid is None
     s.close()

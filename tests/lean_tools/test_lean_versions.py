@@ -65,7 +65,7 @@ def test_agreeing_project(tmp_path):
 
 def test_mismatches_are_refused(tmp_path):
     p = make(tmp_path / "a", "leanprover/lean4:v4.27.0", [pkg("mathlib", "v4.26.0"), pkg("REPL", "v4.27.0")])
-    with pytest.raises(T.VersionMismatch, match="Mathlib is pinned to v4.26.0"):
+    with pytest.raises(T.VersionMismatch, match=r"Mathlib is pinned to v4\.26\.0"):
         V.check(p)
     p = make(tmp_path / "b", "leanprover/lean4:v4.27.0", [pkg("mathlib", "v4.27.0"), pkg("repl", "v4.15.0")])
     with pytest.raises(T.VersionMismatch, match="REPL"):
@@ -76,7 +76,7 @@ def test_mismatches_are_refused(tmp_path):
         [pkg("mathlib", "master")],
         {"mathlib": "leanprover/lean4:v4.28.0-rc1"},
     )
-    with pytest.raises(T.VersionMismatch, match="built for Lean v4.28.0-rc1"):
+    with pytest.raises(T.VersionMismatch, match=r"built for Lean v4\.28\.0-rc1"):
         V.check(p)
     p = make(tmp_path / "d", "leanprover/lean4:v4.27.0", [pkg("mathlib", "v4.27.0")])
     with pytest.raises(T.VersionMismatch, match="running REPL reports"):

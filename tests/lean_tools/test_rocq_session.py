@@ -194,12 +194,11 @@ def test_pool_reuses_recycles_and_replaces_dead_sessions():
                 assert s.run_tactic(out.holes[0].state, "reflexivity.").proved
         assert pool.stats.created == 1 and pool.stats.reused == 2
         # a crash inside the context: the pool discards the dead session and keeps serving
-        with pytest.raises((SessionCrashed, SessionOutOfMemory)):
-            with pool.session("rocq", HEADER) as s:
-                out = s.run_command("Theorem t : 1 = 1.")
-                os.kill(s._proc.pid, signal.SIGKILL)
-                time.sleep(0.2)
-                s.run_tactic(out.holes[0].state, "reflexivity.")
+        with pytest.raises((SessionCrashed, SessionOutOfMemory)), pool.session("rocq", HEADER) as s:
+            out = s.run_command("Theorem t : 1 = 1.")
+            os.kill(s._proc.pid, signal.SIGKILL)
+            time.sleep(0.2)
+            s.run_tactic(out.holes[0].state, "reflexivity.")
         assert pool.stats.discarded == 1
         with pool.session("rocq", HEADER) as s:
             assert s.run_command("Check 1.").ok
@@ -214,17 +213,16 @@ def test_session_killed_mid_request_is_typed_and_pool_keeps_serving():
     import threading
 
     with SessionPool(max_sessions=1) as pool:
-        with pytest.raises((SessionCrashed, SessionOutOfMemory)):
-            with pool.session("rocq", HEADER) as s:
-                out = s.run_command("Ltac loop := idtac; loop.\nTheorem t : 1 = 1.")
-                killer = threading.Timer(0.5, os.kill, (s._proc.pid, signal.SIGKILL))
-                killer.start()
-                t0 = time.monotonic()
-                try:
-                    s.run_tactic(out.holes[0].state, "loop.", timeout=20)
-                finally:
-                    killer.cancel()
-                    assert time.monotonic() - t0 < 10, "a dead process must be noticed at once, not at the timeout"
+        with pytest.raises((SessionCrashed, SessionOutOfMemory)), pool.session("rocq", HEADER) as s:
+            out = s.run_command("Ltac loop := idtac; loop.\nTheorem t : 1 = 1.")
+            killer = threading.Timer(0.5, os.kill, (s._proc.pid, signal.SIGKILL))
+            killer.start()
+            t0 = time.monotonic()
+            try:
+                s.run_tactic(out.holes[0].state, "loop.", timeout=20)
+            finally:
+                killer.cancel()
+                assert time.monotonic() - t0 < 10, "a dead process must be noticed at once, not at the timeout"
         with pool.session("rocq", HEADER) as s:
             out = s.run_command("Theorem t : 2 + 2 = 4.")
             assert s.run_tactic(out.holes[0].state, "reflexivity.").proved

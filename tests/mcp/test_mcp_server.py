@@ -158,7 +158,7 @@ def test_coqtops_die_with_a_killed_server():
             async def looping():
                 try:
                     await s.call_tool("check", {"problem": PROBLEM, "proof": LOOP, "budget_s": 120})
-                except Exception:  # noqa: BLE001, S110 - the server is killed under this call
+                except Exception:  # noqa: BLE001 - the server is killed under this call
                     pass
 
             tg.start_soon(looping)

@@ -82,7 +82,14 @@ def test_judgement_parses_plain_fenced_and_trailing_json():
 
 @pytest.mark.parametrize(
     "text",
-    ["", "The proof is great, 10/10.", '{"reasoning": "x", "score": 1.5, "flags": []}', '{"score": "high"}', '{"score": 0.9, "flags": "none"}', '{"score": true}'],
+    [
+        "",
+        "The proof is great, 10/10.",
+        '{"reasoning": "x", "score": 1.5, "flags": []}',
+        '{"score": "high"}',
+        '{"score": 0.9, "flags": "none"}',
+        '{"score": true}',
+    ],
 )
 def test_unparseable_judgement_scores_zero(text):
     j = judgement_from_text("c0", text)
@@ -90,7 +97,9 @@ def test_unparseable_judgement_scores_zero(text):
 
 
 def test_malformed_flags_are_dropped_not_fatal():
-    j = judgement_from_text("c0", json.dumps({"reasoning": "r", "score": 0.3, "flags": ["text", {"step": "1"}, {"step": "1", "issue": "gap"}]}))
+    j = judgement_from_text(
+        "c0", json.dumps({"reasoning": "r", "score": 0.3, "flags": ["text", {"step": "1"}, {"step": "1", "issue": "gap"}]})
+    )
     assert j.parsed and [f.issue for f in j.flags] == ["gap"]
     assert parse_judgement("no json")[0] is None
 
@@ -271,7 +280,9 @@ class ManyModel:
             return tuple(error_response("HTTP 400: response_format json_schema is not supported") for _ in range(n))
         if "meticulous grader" in messages[-1].content:
             return (ChatResponse(text=judgement(0.9), usage=Usage(prompt_tokens=5, completion_tokens=5), finish_reason="stop"),)
-        return tuple(ChatResponse(text=f"Proof {i}.", usage=Usage(prompt_tokens=5, completion_tokens=5), finish_reason="stop") for i in range(n))
+        return tuple(
+            ChatResponse(text=f"Proof {i}.", usage=Usage(prompt_tokens=5, completion_tokens=5), finish_reason="stop") for i in range(n)
+        )
 
 
 def test_one_request_with_n_and_structured_output_fallback():
@@ -314,7 +325,9 @@ def test_structured_output_refused_by_a_real_client_costs_one_request():
 def test_user_proof_is_graded_not_rewritten():
     def script(messages, tools):
         assert kind_of(messages) == "verify" and "Add 1 to both sides" in proof_in(messages)
-        return judgement(0.3, [{"step": "2", "issue": "the sum of the first 4 odd numbers is wrong", "check_code": "assert 1 + 3 + 5 + 7 == 15"}])
+        return judgement(
+            0.3, [{"step": "2", "issue": "the sum of the first 4 odd numbers is wrong", "check_code": "assert 1 + 3 + 5 + 7 == 15"}]
+        )
 
     llm = ScriptedLLM(script)
     out, tr, _ = run(llm, cfg(), informal="Add 1 to both sides. The first 4 odd numbers sum to 15.")
@@ -350,7 +363,10 @@ def test_trace_records_round_trip_through_jsonl(tmp_path):
             return WRONG
         if k == "revise":
             return RIGHT
-        return judgement(0.5, [{"step": "1", "issue": "power", "check_code": "assert 2 ** 10 == 1000" if "1000" in proof_in(messages) else "assert True"}])
+        return judgement(
+            0.5,
+            [{"step": "1", "issue": "power", "check_code": "assert 2 ** 10 == 1000" if "1000" in proof_in(messages) else "assert True"}],
+        )
 
     config = cfg(informal__n=2, informal__revision_rounds=1)
     with Trace(path) as tr:

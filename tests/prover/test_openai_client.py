@@ -31,7 +31,7 @@ def client(server, *, max_tokens=4096, sleeps=None, **kw):
         backoff_s=kw.pop("backoff_s", 0.01),
         **kw,
     )
-    sleep = (lambda s: sleeps.append(s)) if sleeps is not None else time.sleep
+    sleep = sleeps.append if sleeps is not None else time.sleep
     return OpenAIChat(cfg, SamplingConfig(max_tokens=max_tokens, temperature=0.0), sleep=sleep, jitter=lambda: 0.5)
 
 

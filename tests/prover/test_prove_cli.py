@@ -123,7 +123,9 @@ def test_cli_with_a_model_over_http(tmp_path, capsys):
         "```coq\nLemma double_mono (n m : nat) : n <= m -> 2 * n <= 2 * m.\nAdmitted.\n"
         "Theorem double_le (n m : nat) : n <= m -> 2 * n <= 2 * m + 1.\nProof.\n  intros H. pose proof (double_mono n m H). lia.\nQed.\n```"
     )
-    verdict = json.dumps({"reasoning": "Step 2 is asserted.", "score": 0.6, "flags": [{"step": "2", "issue": "why add one?", "check_code": None}]})
+    verdict = json.dumps(
+        {"reasoning": "Step 2 is asserted.", "score": 0.6, "flags": [{"step": "2", "issue": "why add one?", "check_code": None}]}
+    )
     server = OpenAIFromRouter(
         Router(sketch=[sketch], lemmas={"double_mono": [{"tool": "check", "args": {"proof": "intros; lia."}}]}, verify=[verdict])
     )
@@ -155,4 +157,9 @@ def test_cli_with_a_model_over_http(tmp_path, capsys):
     assert summary["lemmas"] == [{"name": "double_mono", "proved": True, "source": "agent", "attempts": 1}]
     # No informal proof asked for (the user gave one), but the user's proof is graded.
     assert summary["spent"]["llm_calls"] == 3 and server.router.seen == ["verify", "sketch", "lemma:double_mono"]
-    assert summary["informal"] == {"source": "user", "candidate": "user", "score": 0.6, "flags": [{"step": "2", "issue": "why add one?", "check_code": None}]}
+    assert summary["informal"] == {
+        "source": "user",
+        "candidate": "user",
+        "score": 0.6,
+        "flags": [{"step": "2", "issue": "why add one?", "check_code": None}],
+    }

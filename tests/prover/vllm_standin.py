@@ -167,7 +167,7 @@ class VLLMStandIn:
             if not tools:
                 return 400, "When using `tool_choice`, `tools` must be set."
             if choice not in ("auto", "required") and not isinstance(choice, dict):
-                return 400, f"Invalid value for `tool_choice`: {choice}! Only named tools, \"none\", \"auto\" or \"required\" are supported."
+                return 400, f'Invalid value for `tool_choice`: {choice}! Only named tools, "none", "auto" or "required" are supported.'
             if not self.tool_parser:
                 if choice == "auto":
                     return 400, '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'
@@ -222,7 +222,10 @@ class VLLMStandIn:
         asked = body.get("max_tokens")
         if asked is not None and asked > ctx:
             return self._error(
-                h, 400, f"max_tokens={asked} cannot be greater than max_model_len={ctx}. Please request fewer output tokens.", param="max_tokens"
+                h,
+                400,
+                f"max_tokens={asked} cannot be greater than max_model_len={ctx}. Please request fewer output tokens.",
+                param="max_tokens",
             )
         if prompt > ctx:
             return self._error(
@@ -256,13 +259,18 @@ class VLLMStandIn:
             elif calls:
                 finish = "tool_calls"
             total += used
-            choice: dict[str, Any] = {"index": i, "message": {"role": "assistant", "content": content, "tool_calls": calls or []}, "finish_reason": finish}
+            choice: dict[str, Any] = {
+                "index": i,
+                "message": {"role": "assistant", "content": content, "tool_calls": calls or []},
+                "finish_reason": finish,
+            }
             if body.get("logprobs"):
                 n_tok = max(1, used)
                 as_ids = bool(body.get("return_tokens_as_token_ids"))
                 choice["logprobs"] = {
                     "content": [
-                        {"token": f"token_id:{100 + k}" if as_ids else f"t{k}", "logprob": -0.5, "bytes": None, "top_logprobs": []} for k in range(n_tok)
+                        {"token": f"token_id:{100 + k}" if as_ids else f"t{k}", "logprob": -0.5, "bytes": None, "top_logprobs": []}
+                        for k in range(n_tok)
                     ]
                 }
             if body.get("return_token_ids"):

@@ -9,14 +9,9 @@ from family_statements import (
     S,  # tests/search is on sys.path (pytest rootdir-less import)
 )
 
-from prover.search.induction import (
-    Fixpoint,
-    header_fixpoints,
-    header_inductives,
-    inductive_vars,
-)
+from prover.search.goal import Fixpoint, ProblemContext, header_fixpoints, header_inductives, parse_goal
+from prover.search.induction import inductive_vars
 from prover.search.realineq import _relation
-from prover.search.goal import ProblemContext, parse_goal
 from prover.search.table import ROCQ
 
 needs_coq = pytest.mark.skipif(shutil.which("coqtop") is None or shutil.which("coqc") is None, reason="needs coqtop/coqc")

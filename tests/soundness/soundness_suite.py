@@ -3,10 +3,10 @@
 Each case file's first line is a comment with ``|``-separated fields:
 ``kind: description | problem: FILE | static: rule[,rule] | dynamic: stage`` where ``kind`` is
 ``cheat`` or ``honest``; optional ``style`` (the construct a corpus case is written in) and
-``theorem`` (the target, for a problem with several unproved declarations); ``static`` lists the rules of which at least one must be among the
-static findings (``none``: the static rules pass it); ``dynamic`` is the stage at which the
-proof assistant ALONE (static rules skipped) rejects it (``accepted``: only the static policy
-stops it; ``none``: not applicable).
+``theorem`` (the target, for a problem with several unproved declarations); ``static`` lists
+the rules of which at least one must be among the static findings (``none``: the static rules
+pass it); ``dynamic`` is the stage at which the proof assistant ALONE (static rules skipped)
+rejects it (``accepted``: only the static policy stops it; ``none``: not applicable).
 """
 
 from __future__ import annotations

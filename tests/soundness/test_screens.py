@@ -237,7 +237,7 @@ def test_declared_parameters():
         "Definition x := 1.",
     ]
     assert rocq_declared_parameters(sents) == frozenset({"R", "a", "b", "c", "hk"})
-    assert LEAN_AXIOMS == {"propext", "Classical.choice", "Quot.sound"}
+    assert {"propext", "Classical.choice", "Quot.sound"} == LEAN_AXIOMS
 
 
 def test_allowed_requires_only_for_listed_modules():

@@ -8,7 +8,12 @@ a running ``prover-mcp --transport http`` when ``url`` is set.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import verifiers.v1 as vf
+
+if TYPE_CHECKING:
+    from prover.mcp.server import ToolHost
 
 
 class ProverToolsetConfig(vf.SharedToolsetConfig):
@@ -25,16 +30,17 @@ class ProverToolset(vf.Toolset[ProverToolsetConfig]):
 
     def __init__(self, config: ProverToolsetConfig) -> None:
         super().__init__(config)
-        self.host = None
+        self.host: ToolHost | None = None
 
     def register(self, mcp) -> None:
         from prover.config import load_config
         from prover.mcp.server import ToolHost, register
 
-        self.host = ToolHost(load_config(), sessions=self.config.sessions, max_call_s=self.config.max_call_s,
-                             default_call_s=self.config.call_timeout_s)
-        self._exit_stack.callback(self.host.close)
-        register(mcp, self.host)
+        host = ToolHost(load_config(), sessions=self.config.sessions, max_call_s=self.config.max_call_s,
+                        default_call_s=self.config.call_timeout_s)
+        self.host = host
+        self._exit_stack.callback(host.close)
+        register(mcp, host)
 
 
 if __name__ == "__main__":
