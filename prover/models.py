@@ -196,7 +196,7 @@ def convert_gguf(gguf: Path, dest: Path, info: ModelInfo, log: Callable[[str], N
     try:
         tok = transformers.AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
         model = transformers.AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name, dtype=torch.float32)
-        model.hf_quantizer = None  # type: ignore[assignment]
+        model.hf_quantizer = None
         if hasattr(model.config, "quantization_config"):
             del model.config.quantization_config
         model.save_pretrained(str(tmp))

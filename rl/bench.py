@@ -47,6 +47,10 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lean_tools.rocq.session import RocqSession
 
 ENV_CHECKPOINT = "PROVER_RL_CHECKPOINT"
 ENV_POLICY = "PROVER_RL_POLICY"
@@ -86,7 +90,7 @@ def export(out: str | Path, *, split: str = "heldout", n: int = 30, seed: int = 
 
 # -- policy ----------------------------------------------------------------------------------
 _POLICIES: dict[tuple, object] = {}
-_SESSIONS: dict[str, object] = {}
+_SESSIONS: dict[str, RocqSession] = {}
 
 
 def _run_dir(ref: str) -> tuple[Path, Path]:

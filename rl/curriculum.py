@@ -37,7 +37,7 @@ ATOMS = ("P", "Q", "R", "S")
 
 
 def _lin(coefs: list[int], names: list[str], const: int) -> str:
-    terms = []
+    terms: list[str] = []
     for c, n in zip(coefs, names):
         if c == 0:
             continue
@@ -113,7 +113,7 @@ def _poly_mul(p: dict, q: dict) -> dict:
 
 
 def _poly_text(p: dict, names: list[str]) -> str:
-    parts = []
+    parts: list[str] = []
     for mono in sorted(p, reverse=True):
         c = p[mono]
         factors = []

@@ -34,6 +34,7 @@ def build_lm_parts(cfg, algorithm, out: Path, world, keep_ref: bool):
     policy = LMPolicy.load(mc.path or "smollm2", lora=lora, dtype=getattr(torch, mc.dtype))
     trainer = LMTrainer(policy, algorithm, tc, temperature=sc.temperature, device=world.device, keep_reference=keep_ref,
                         codec=TokenCodec(policy), world=world)
+    sampler: VLLMTextSampler | HFTextSampler
     if sc.type == "vllm":
         sampler = VLLMTextSampler(policy, max_new_tokens=sc.max_new_tokens, temperature=sc.temperature, seed=tc.seed,
                                   transport=sc.vllm_transport, weights_dir=out / "pushed_weights",

@@ -23,9 +23,14 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .config import RLConfig
 from .records import Episode, Problem, StepMetrics
+
+if TYPE_CHECKING:
+    from .agent_env import AgentEnvironment
+    from .env import Environment
 
 
 class Job:
@@ -77,6 +82,7 @@ class Job:
             verifier = Verifier(mode=cfg.env.verifier, prescreen=cfg.env.prescreen, cache=cfg.env.cache_verdicts,
                                 timeout=cfg.env.check_timeout, remote_check=remote)
         self.verifier = verifier
+        self.env: Environment | AgentEnvironment
         if cfg.env.loop == "agent" or cfg.model.type == "lm":
             from .agent_env import AgentEnvironment
 
@@ -105,7 +111,7 @@ class Job:
         trainer = Trainer(model, self.algorithm, tc, max_prompt_chars=cfg.model.max_prompt_chars,
                           temperature=sc.temperature, device=self.device, keep_reference=keep_ref,
                           end_bias=cfg.model.end_bias, world=self.world)
-        kw = {"max_prompt_chars": cfg.model.max_prompt_chars, "max_new_tokens": sc.max_new_tokens,
+        kw: dict[str, Any] = {"max_prompt_chars": cfg.model.max_prompt_chars, "max_new_tokens": sc.max_new_tokens,
               "temperature": sc.temperature, "keep": cfg.async_.max_staleness + 2, "seed": tc.seed,
               "device": self.device, "end_bias": cfg.model.end_bias}
         if sc.type == "torch":
@@ -303,8 +309,8 @@ def train(cfg: RLConfig, output_dir: str | Path, *, verifier=None, log=print) ->
                 workers = None
             t0 = time.perf_counter()
             c0 = job.counters()
-            stats = {"episodes": [], "dropped_uniform": 0, "dropped_stale": 0}
-            groups = _collect_sync(job, stats) if mode == "sync" else _collect_async(job, workers, stats)
+            stats: dict[str, Any] = {"episodes": [], "dropped_uniform": 0, "dropped_stale": 0}
+            groups = _collect_sync(job, stats) if workers is None else _collect_async(job, workers, stats)  # None iff sync
             wait = time.perf_counter() - t0
             samples = [s for g in groups for s in g]
             res = job.trainer.step(samples)

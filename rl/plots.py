@@ -35,7 +35,8 @@ def plot(run: Path, out: Path) -> list[Path]:
     for mode, colour in (("sync", "tab:blue"), ("async", "tab:orange")):
         pts = [(r["step"], r["solved_rate"]) for r in rows if r["mode"] == mode]
         if pts:
-            ax.scatter(*zip(*pts), s=12, color=colour, label=f"train solved rate ({mode} step)", zorder=2)
+            xs, ys = zip(*pts)
+            ax.scatter(xs, ys, s=12, color=colour, label=f"train solved rate ({mode} step)", zorder=2)
     if evals:
         ax.plot([e["step"] for e in evals], [e["pass1"] for e in evals], "k-s", label="held-out pass@1", zorder=3)
     ax.set_xlabel("trainer step")
