@@ -57,7 +57,8 @@ def test_live_view_renders_lemma_tree():
     tr.emit("split", problem="thm", lemma="a", ok=True, sublemmas=["a1"])
     tr.emit("lemma", problem="thm", lemma="a1", proved=True, source="agent")
     tr.emit(
-        "llm_call", problem="thm", backend="scripted", model="m", prompt_tokens=10, completion_tokens=5, seconds=0.1, tool_calls=[], error=None
+        "llm_call", problem="thm", backend="scripted", model="m", prompt_tokens=10, completion_tokens=5, seconds=0.1,
+        tool_calls=[], error=None,
     )
     tr.emit("lemma", problem="thm", lemma="b", proved=False, reason="gave up")
     view.console.print(view.render())

@@ -69,7 +69,8 @@ def _prove(name: str, seconds: float = 20):
     from prover.search import SearchBudget, prove_goal
 
     header, stmt = S[name]
-    return prove_goal(lambda h: RocqSession(h, extra_args=("-w", "-all")), header, stmt, "rocq", SearchBudget(seconds=seconds, hammer="off"))
+    budget = SearchBudget(seconds=seconds, hammer="off")
+    return prove_goal(lambda h: RocqSession(h, extra_args=("-w", "-all")), header, stmt, "rocq", budget)
 
 
 @pytest.fixture
