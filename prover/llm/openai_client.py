@@ -13,7 +13,10 @@ What the client does around the SDK (its own retries are off; this loop owns the
   attempt's timeout is ``min(timeout_s, seconds left)``, no retry starts once the deadline has
   passed, and ``max_tokens`` is lowered to what the generation rate (assumed at first, then
   measured on the answers; lowered after a timeout) can produce in the time left. Wall time
-  (``latency_s``) counts all attempts and waits.
+  (``latency_s``) counts all attempts and waits. A request cut by the deadline (its timeout
+  was lowered to the time left) fails as ``"no time left in the budget (timeout after Ns at
+  the deadline)"``, which the endpoint-health streak (``Budget.note_llm_outcome``) ignores;
+  a request that hits its own ``timeout_s`` fails as ``"timeout after Ns"``.
 - **Context.** The model's context length is read once from ``/v1/models`` (vLLM reports
   ``max_model_len``), else ``ModelConfig.max_model_len``; a 400 that names the length teaches
   it too. Prompts are measured with a characters-per-token ratio calibrated on the server's
@@ -313,7 +316,8 @@ class OpenAIChat:
         while True:
             left = seconds_left(deadline)
             if left is not None and left < 1.0:
-                return (error_response(f"no time left in the budget ({last_error})" if attempts else "no time left in the budget", latency_s=time.monotonic() - t0, attempts=attempts),)
+                why = "no time left in the budget" if not attempts else last_error if last_error.startswith("no time left") else f"no time left in the budget ({last_error})"
+                return (error_response(why, latency_s=time.monotonic() - t0, attempts=attempts),)
             native = self.native_tools
             msgs = self.render(messages, tools, native)
             tools_json = json.dumps([t.openai() for t in tools]) if tools and native else ""
@@ -358,7 +362,12 @@ class OpenAIChat:
                 if not choices:
                     raise ValueError("no choices")
             except openai.APITimeoutError:
-                last_error = f"timeout after {kwargs['timeout']:.0f}s"
+                if left is not None and kwargs["timeout"] < self.config.timeout_s:
+                    # the run's (or a stage's) deadline cut the request, not its own limit: time
+                    # ran out, which says nothing more about the endpoint (budget streaks skip it)
+                    last_error = f"no time left in the budget (timeout after {kwargs['timeout']:.0f}s at the deadline)"
+                else:
+                    last_error = f"timeout after {kwargs['timeout']:.0f}s"
                 with self._lock:  # it could not produce max_tokens in that time: expect less
                     bound = 0.7 * max_tokens * n / max(1.0, kwargs["timeout"])
                     self.tokens_per_s = bound if self.tokens_per_s is None else min(self.tokens_per_s, bound)

@@ -174,6 +174,7 @@ def test_no_request_outlives_the_deadline():
             r = c.chat(ASK)
         elapsed = time.monotonic() - t0
     assert not r.ok and "timeout" in r.error
+    assert r.error.startswith("no time left")  # cut by the deadline: not counted against the endpoint
     assert elapsed < 2.0 + 5.0  # the bound: no request outlives the budget by more than 5 s
     assert len(s.requests) == 1  # no retry once the budget is spent
 
@@ -335,3 +336,9 @@ def test_required_tool_choice_is_sent():
         r = client(s).chat(ASK, tools=[TOOL], sampling=SamplingConfig(max_tokens=32, tool_choice="required"))
     assert r.ok and r.tool_calls[0].arguments == {"proof": "lia."}
     assert s.requests[0]["tool_choice"] == "required"
+
+
+def test_a_timeout_at_the_requests_own_limit_says_timeout():
+    with VLLMStandIn([Reply("slow", delay_s=3.0)] * 2) as s:
+        r = client(s, timeout_s=1.0, max_retries=0).chat(ASK)
+    assert not r.ok and r.error.startswith("timeout after 1s")
