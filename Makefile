@@ -33,8 +33,8 @@ demo: setup
 	$(VENV)/bin/prover-doctor || true
 	$(VENV)/bin/python -m prover.demo
 
-# The default tier: lint and type check first (ruff ~1 s, mypy ~2 min cold, seconds with its
-# cache in .mypy_cache), then the tests.
+# The default tier: lint and type check first, then the tests. Measured at load ~9 on 2 cores:
+# ruff 0.9 s; mypy 2 min 14 s cold (41 s CPU), 5 s with its cache (.mypy_cache).
 test: setup lint
 	$(VENV)/bin/python -m pytest
 
