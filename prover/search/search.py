@@ -129,15 +129,9 @@ def render_file(header: str, statement_code: str, proof: str, language: str) -> 
 
 
 def _default_checker(language: str):
-    if language == "rocq":
-        from lean_tools.rocq.checker import RocqChecker
+    from lean_tools.assistant import assistant
 
-        return RocqChecker()
-    from lean_tools.backends import (
-        get_backend,  # Lean: whatever the backend registry provides
-    )
-
-    return get_backend(language).checker()
+    return assistant(language).checker()
 
 
 @contextlib.contextmanager

@@ -9,32 +9,23 @@ What is not covered: running a candidate (``portfolio.py``) and the search (``se
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+
+from lean_tools.assistant import LEAN as LEAN_ASSISTANT
+from lean_tools.assistant import ROCQ as ROCQ_ASSISTANT
+from lean_tools.assistant import ProofAssistant, assistant
 
 from .families import rocq_candidates
 from .goal import Candidate, Fact, ProblemContext, parse_goal, rocq_domain
 from .tactics_lean import lean_candidates
 
-ROCQ_IMPORTS = "From Coq Require Import Lia Lra Psatz."
-"""Loaded into every Rocq session and put at the head of every Rocq proof (Require inside a
-proof is accepted by Coq 8.16 and is a no-op when the library is already loaded)."""
-ROCQ_INTERVAL_IMPORT = "From Interval Require Import Tactic."
-"""Costs ~1 s to load; no candidate uses it now (it ended no valid-split proof for its cost)."""
-
-
-def rocq_wrap(tactic: str, timeout: float) -> str:
-    """A Rocq sentence that gives up by itself after ``timeout`` (whole seconds, at least 1)."""
-    return f"Timeout {max(1, math.ceil(timeout))} ({tactic})."
-
-
-def lean_statement(statement_code: str) -> str:
-    """A Lean statement without a trailing ``:= by`` / ``:=`` (callers may pass either form)."""
-    s = statement_code.rstrip()
-    for suffix in (":= by", ":="):
-        if s.endswith(suffix):
-            return s[: -len(suffix)].rstrip()
-    return s
+ROCQ_IMPORTS = ROCQ_ASSISTANT.search_imports
+"""Loaded into every Rocq session and put at the head of every Rocq proof
+(``ProofAssistant.search_imports``)."""
+rocq_wrap = ROCQ_ASSISTANT.wrap_tactic
+"""A Rocq sentence that gives up by itself after ``timeout`` (``ProofAssistant.wrap_tactic``)."""
+lean_statement = LEAN_ASSISTANT.bare_statement
+"""A Lean statement without a trailing ``:= by`` / ``:=`` (``Lean.bare_statement``)."""
 
 
 @dataclass(frozen=True)
@@ -47,17 +38,20 @@ class TacticTable:
     intro: tuple[str, ...]
     """Tactics tried once on the root goal before the search (first one that succeeds)."""
 
+    @property
+    def assistant(self) -> ProofAssistant:
+        """The proof assistant this table is for (``lean_tools.assistant``)."""
+        return assistant(self.language)
+
     def wrap(self, tactic: str, timeout: float) -> str:
-        if self.language == "rocq":
-            return rocq_wrap(tactic, timeout)
-        return tactic
+        """``ProofAssistant.wrap_tactic``: Rocq ``Timeout N (tac).``; Lean the tactic itself."""
+        return self.assistant.wrap_tactic(tactic, timeout)
 
     def open_code(self, statement_code: str) -> str:
-        """The command that opens ``statement_code`` for tactic mode: Rocq states the theorem
-        (coqtop enters proof mode); Lean needs a ``sorry`` body whose hole gives the proof state."""
-        if self.language == "rocq":
-            return statement_code.strip()
-        return lean_statement(statement_code) + " := by\n  sorry"
+        """The command that opens ``statement_code`` for tactic mode (``ProofAssistant.open_statement``):
+        Rocq states the theorem (coqtop enters proof mode); Lean needs a ``sorry`` body whose hole
+        gives the proof state."""
+        return self.assistant.open_statement(statement_code)
 
     def block(self, cand: Candidate) -> str:
         """What is sent to the session for ``cand``: its prelude, then the wrapped tactic."""
@@ -66,7 +60,7 @@ class TacticTable:
 
     def proof_line(self, cand: Candidate) -> str:
         """How ``cand`` appears in the final proof script (no timeout wrapper)."""
-        line = cand.tactic + "." if self.language == "rocq" else cand.tactic
+        line = self.assistant.proof_line(cand.tactic)
         return f"{cand.prelude} {line}" if cand.prelude else line
 
     def candidates(
@@ -88,8 +82,8 @@ class TacticTable:
         return lean_candidates(g)
 
 
-ROCQ = TacticTable(language="rocq", imports=ROCQ_IMPORTS, intro=("intros",))
-LEAN = TacticTable(language="lean", imports="", intro=("intros",))
+ROCQ = TacticTable(language="rocq", imports=ROCQ_ASSISTANT.search_imports, intro=ROCQ_ASSISTANT.intro_tactics)
+LEAN = TacticTable(language="lean", imports=LEAN_ASSISTANT.search_imports, intro=LEAN_ASSISTANT.intro_tactics)
 
 
 def get_table(language: str) -> TacticTable:
