@@ -82,6 +82,9 @@ class Trainer:
             for p in self.ref.parameters():
                 p.requires_grad_(False)
         self.gen = torch.Generator().manual_seed(cfg.seed + 1)
+        self.reuse_old_logprobs = cfg.ppo_epochs == 1 and cfg.minibatches == 1
+        """One update per step: the policy at the start of the step is the one being updated, so its
+        log-probabilities (PPO's pi_old) are that update's own forward pass, detached, not an extra pass."""
 
     def state_dict_for_sampler(self) -> dict:
         return {k: v.detach().to("cpu").clone() for k, v in self.module.state_dict().items()}
@@ -105,7 +108,7 @@ class Trainer:
         pos = torch.tensor([s.positive for s in samples], device=self.device)
         self.model.train()
         with torch.no_grad():
-            old, _ = self.codec.score(self.module, batch, self.temperature)
+            old = None if self.reuse_old_logprobs else self.codec.score(self.module, batch, self.temperature)[0]
             ref = self.codec.score(self.ref, batch, self.temperature)[0] if self.ref is not None else None
         n = len(samples)
         totals: dict[str, float] = {}
@@ -124,7 +127,7 @@ class Trainer:
                 g = all_sum([local.seqs, local.tokens, local.pos_tokens], w)
                 logp, ent = self.codec.score(self.model, sub, self.temperature)
                 out = self.algorithm.loss(LossInputs(
-                    logp=logp, old_logp=old[ix], sampler_logp=samp[ix], advantages=adv[ix], mask=sub.mask,
+                    logp=logp, old_logp=logp.detach() if old is None else old[ix], sampler_logp=samp[ix], advantages=adv[ix], mask=sub.mask,
                     positive=pos[ix], ref_logp=ref[ix] if ref is not None else None, entropy=ent,
                     norm=Norm(*g),
                 ))

@@ -69,3 +69,19 @@ def test_entropy_bonus_raises_policy_entropy():
     plain, bonus = entropy_after(0.0), entropy_after(0.5)
     assert plain[0] == bonus[0]  # same start
     assert bonus[-1] > bonus[0] + 0.01 and abs(plain[-1] - plain[0]) < 1e-6
+
+
+def test_reusing_the_update_pass_as_pi_old_gives_the_same_step():
+    """With one update per step, pi_old taken from the update's own pass (detached) and from a
+    separate no-grad pass give the same loss, statistics and parameters."""
+    samples = [TrainSample("Goal z.", (LIA, 0), (-1.0, -1.2), 0.7, True),
+               TrainSample("Goal z.", (TAUTO, 0), (-2.0, -0.9), -0.7, False)]
+    results, params = [], []
+    for reuse in (True, False):
+        tr = _trainer(cap=2.0)
+        assert tr.reuse_old_logprobs
+        tr.reuse_old_logprobs = reuse
+        results.append(tr.step(samples))
+        params.append(torch.cat([p.detach().flatten() for p in tr.module.parameters()]))
+    assert abs(results[0]["loss"] - results[1]["loss"]) < 1e-6
+    assert torch.allclose(params[0], params[1], atol=1e-6)
