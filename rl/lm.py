@@ -108,8 +108,22 @@ class LMPolicy(nn.Module):
         return "".join(f"{m['role']}: {m['content']}\n" for m in messages) + "assistant: "
 
     # -- model ----------------------------------------------------------------------------------
-    def forward(self, ids: torch.Tensor, attention_mask: torch.Tensor | None = None) -> torch.Tensor:
-        return self.lm(input_ids=ids, attention_mask=attention_mask).logits
+    def forward(self, ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
+                positions: torch.Tensor | None = None) -> torch.Tensor:
+        """Logits ``[B, L, V]``; with ``positions`` ``[B, T]``, only those positions' logits, ``[B, T, V]``.
+
+        With positions, models of the plain ``body + lm_head`` shape (``.model``, output embeddings,
+        no logit soft-capping) apply the vocabulary projection at those positions alone; others
+        compute every position and gather."""
+        if positions is None:
+            return self.lm(input_ids=ids, attention_mask=attention_mask).logits
+        base = self.base_model()
+        body, head = getattr(base, "model", None), base.get_output_embeddings()
+        if body is None or head is None or getattr(base.config, "final_logit_softcapping", None):
+            out = self.lm(input_ids=ids, attention_mask=attention_mask).logits
+            return out.gather(1, positions.unsqueeze(-1).expand(-1, -1, out.shape[-1]))
+        h = body(input_ids=ids, attention_mask=attention_mask).last_hidden_state
+        return head(h.gather(1, positions.unsqueeze(-1).expand(-1, -1, h.shape[-1])))
 
     def base_model(self) -> nn.Module:
         """The plain transformers model (under the LoRA wrapper when there is one)."""
@@ -185,9 +199,7 @@ def score_tokens(model: nn.Module, batch: TokenBatch, temperature: float = 1.0) 
 
     Only the logits at completion positions are normalised (the prompt's are never materialised
     over the vocabulary), which keeps a 49k-token vocabulary affordable on CPU."""
-    out = model(batch.ids, batch.attention)
-    idx = batch.pos.unsqueeze(-1).expand(-1, -1, out.shape[-1])
-    logits = out.gather(1, idx).float() / temperature
+    logits = model(batch.ids, batch.attention, batch.pos).float() / temperature
     logp_all = F.log_softmax(logits, dim=-1)
     logp = logp_all.gather(-1, batch.targets.unsqueeze(-1)).squeeze(-1)
     ent = -(logp_all.exp() * logp_all).sum(-1)

@@ -24,10 +24,18 @@ def _policy(folder, rank: int):
     return LMPolicy(lm, None, folder=folder, lora=lora)
 
 
-def test_score_tokens_matches_a_plain_forward(tmp_path):
+@pytest.mark.parametrize("rank", [0, 4])
+def test_score_tokens_matches_a_plain_forward(tmp_path, rank):
+    """Scoring projects onto the vocabulary at completion positions only; the numbers are those
+    of the full model (LoRA layers included) at those positions."""
     from rl.lm import make_token_batch, score_tokens
 
-    policy = _policy(tiny_llama(tmp_path / "m"), 0)
+    policy = _policy(tiny_llama(tmp_path / "m"), rank)
+    if rank:  # nonzero adapters, so that a forward skipping them would differ
+        with torch.no_grad():
+            for n, p in policy.named_parameters():
+                if "lora_B" in n:
+                    p.normal_(0, 0.5)
     prompts, comps = [[1, 5, 9], [1, 7]], [[11, 12, 2], [13]]
     b = make_token_batch(prompts, comps, pad=0)
     with torch.no_grad():
