@@ -125,8 +125,19 @@ def measure_agent(url: str, model: str, *, problems: int, timeout_s: float) -> d
     }
 
 
+def _code_version() -> str | None:
+    """``git describe --always --dirty`` of this checkout (None outside a git checkout)."""
+    try:
+        proc = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return proc.stdout.strip() or None
+
+
 def run(url: str, args: argparse.Namespace) -> dict:
     out: dict = {
+        "code": _code_version(),
+        "command": " ".join(["benchmarks/llm_throughput.py", *sys.argv[1:]]),
         "endpoint": url,
         "model": args.model,
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "load_avg_start": list(os.getloadavg())},

@@ -33,7 +33,8 @@ def _closer(lemma, events: list) -> str:
         return "cache"
     if lemma.source == "automation":
         by_tool = any(
-            e.kind == "tool" and e.lemma == lemma.name and e.data.get("tool") == "auto_close" and str(e.data.get("result", "")).startswith("OK")
+            e.kind == "tool" and e.lemma == lemma.name and e.data.get("tool") == "auto_close"
+            and str(e.data.get("result", "")).startswith("OK")
             for e in events
         )
         return "tool" if by_tool else "automation"
@@ -120,15 +121,20 @@ def _run(files: list[Path], cfg) -> int:
             trace.close()
         closers = [(lem.name, _closer(lem, events) if lem.proved else "open") for lem in r.lemmas]
         calls = sum(1 for e in events if e.kind == "llm_call")
-        tools = sum(1 for e in events if e.kind == "tool")
+        tools = sum(1 for e in events if e.kind == "tool")  # calls the agent ran (a malformed one gets an error back)
         status = "proved" if r.proved else "not proved"
-        rows.append((f.name, status, r.spent.wall_s, f"{r.reason}; {calls} model calls, {tools} tool calls", closers))
+        called = [n for e in events if e.kind == "llm_call" for n in e.data.get("tool_calls", [])]
+        counts = f"{calls} model calls, {len(called)} tool calls asked, {tools} run"
+        rows.append((f.name, status, r.spent.wall_s, f"{counts}; {r.reason}", closers))
         print(f"===== {f.name}: {status.upper()} in {r.spent.wall_s:.1f}s ({r.reason})", flush=True)
         if r.proved:
             print(r.proof_text)
-    print("\nsummary (who closed each lemma: model = a proof the model wrote; tool = the model called auto_close; automation = portfolio before the agent; cache):")
+    print(
+        "\nsummary (who closed each lemma: model = a proof the model wrote; tool = the model called auto_close;"
+        " automation = portfolio before the agent; cache):"
+    )
     for name, status, secs, reason, closers in rows:
-        print(f"  {name:30s} {status:11s} {secs:6.1f}s  {reason[:90]}")
+        print(f"  {name:30s} {status:11s} {secs:6.1f}s  {reason[:140]}")
         for lemma, who in closers:
             print(f"      {lemma:40s} {who}")
     n_ok = sum(1 for r in rows if r[1] == "proved")
