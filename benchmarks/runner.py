@@ -26,6 +26,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
+from typing import Any
 
 from .attempt_fn import AttemptFn, RunError, resolve_attempt_fn, safe_attempt
 from .db import ResultsDB, current_owner
@@ -120,7 +121,7 @@ def _worker_main(conn: Connection, fn_ref) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx, fn_ref):
+    def __init__(self, ctx: Any, fn_ref: str | AttemptFn) -> None:
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=_worker_main, args=(child, fn_ref), daemon=True)
         self.proc.start()
