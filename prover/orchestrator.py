@@ -320,11 +320,14 @@ class Orchestrator:
 
     def _model_down(self) -> str | None:
         """A clear reason to stop when the model endpoint keeps failing: unreachable after its
-        retries, or ``MAX_MODEL_ERRORS_IN_ROW`` failed calls in a row (else None)."""
+        retries, a model the server does not serve, or ``MAX_MODEL_ERRORS_IN_ROW`` failed calls in a
+        row (else None)."""
         err = self.budget.last_llm_error or ""
         n = self.budget.llm_errors_in_row
         if n and err.startswith("connection failed"):
             return f"model endpoint unreachable: {err}"
+        if n and err.startswith("model not served"):
+            return err  # the server named the models it serves: no later call can succeed
         if n >= MAX_MODEL_ERRORS_IN_ROW:
             if err.startswith("timeout"):
                 return f"model too slow for the budget: {n} calls in a row timed out; last: {err[:300]}"

@@ -121,6 +121,15 @@ def test_model_down_everywhere_is_a_clean_failure(problem, agent_config):
     assert tr.events[-1].kind == "end"
 
 
+def test_model_not_served_stops_at_the_first_call(problem, agent_config):
+    msg = "model not served: 'nosuchmodel' is not a model of http://127.0.0.1:9/v1 (it serves: smollm2)"
+    llm = ScriptedLLM(lambda messages, tools: error_response(msg))
+    res, tr = run(problem, agent_config, llm)
+    assert not res.proved and res.reason.startswith("model not served") and "smollm2" in res.reason
+    assert len(tr.of_kind("llm_call")) == 1  # no later call can succeed: the run stops there
+    assert tr.events[-1].kind == "end"
+
+
 def test_split_lemma_into_sub_lemmas(problem, agent_config):
     split = {
         "tool": "split_lemma",
