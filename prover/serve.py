@@ -191,7 +191,9 @@ def _fail(msg: str, code: int = 2) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="prover-serve", description="Serve a local model through vLLM's OpenAI-compatible server, with tool calling.")
+    p = argparse.ArgumentParser(
+        prog="prover-serve", description="Serve a local model through vLLM's OpenAI-compatible server, with tool calling."
+    )
     p.add_argument("model", help="smollm2, a local Hugging Face folder, or a .gguf file")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000, help="0: pick a free port")

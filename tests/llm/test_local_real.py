@@ -28,7 +28,10 @@ GOAL = "Goal: forall n : nat, n + 0 = n."
 def _few_shot_calls() -> list[ChatMessage]:
     """A history in which the assistant answered twice with a tool call: the model is then
     likely to start its next answer with ``<tool_call>`` too."""
-    msgs = [ChatMessage(role="system", content="You prove Coq lemmas. Always answer with one tool call."), ChatMessage(role="user", content=GOAL)]
+    msgs = [
+        ChatMessage(role="system", content="You prove Coq lemmas. Always answer with one tool call."),
+        ChatMessage(role="user", content=GOAL),
+    ]
     for i, script in enumerate(["intros n. simpl. reflexivity.", "induction n; simpl; auto."]):
         call = ToolCall(id=f"call_{i}", name="check_proof_script", arguments={"script": script}, raw_arguments="")
         msgs += [
@@ -99,7 +102,9 @@ def test_long_conversation_is_trimmed_to_the_window(model_dir):
 def test_deadline_stops_generation(tf):
     t0 = time.monotonic()
     with request_deadline(time.monotonic() + 2.0):
-        r = tf.chat([ChatMessage(role="user", content="Write a long story about numbers.")], sampling=SamplingConfig(max_tokens=2000, temperature=0))
+        r = tf.chat(
+            [ChatMessage(role="user", content="Write a long story about numbers.")], sampling=SamplingConfig(max_tokens=2000, temperature=0)
+        )
     assert r.ok, r.error
     assert r.finish_reason == "length" and r.usage.completion_tokens < 2000
     with request_deadline(time.monotonic() - 1.0):

@@ -124,7 +124,9 @@ def test_client_sizes_max_tokens_to_the_context(server):
 
 def test_client_returns_token_ids_and_logprobs(server):
     llm = _client(server)
-    r = llm.chat([ChatMessage(role="user", content="Count to three.")], sampling=SamplingConfig(max_tokens=12, temperature=0, logprobs=True))
+    r = llm.chat(
+        [ChatMessage(role="user", content="Count to three.")], sampling=SamplingConfig(max_tokens=12, temperature=0, logprobs=True)
+    )
     assert r.ok, r.error
     assert r.logprobs is not None and len(r.logprobs) == r.usage.completion_tokens
     assert all(lp <= 0.0 for lp in r.logprobs)

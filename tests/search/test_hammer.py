@@ -94,7 +94,7 @@ def test_hammer_only_proves_a_list_fact_and_the_kept_proof_rechecks_without_atps
     stmt = "Lemma rev_concat_length (A : Type) (xs ys : list A) : length (rev (xs ++ ys)) = length xs + length ys."
     cache = ReconstructionCache(None)
     budget = SearchBudget(seconds=150, hammer="only", hammer_seconds=140)
-    res = prove_goal(lambda h: RocqSession(h), header, stmt, "rocq", budget, reconstructions=cache)
+    res = prove_goal(RocqSession, header, stmt, "rocq", budget, reconstructions=cache)
     assert res.proved, res.reason
     assert res.tags[-1] == "hammer"
     assert TACTICS_IMPORT in res.proof and "use:" in res.proof
@@ -102,10 +102,12 @@ def test_hammer_only_proves_a_list_fact_and_the_kept_proof_rechecks_without_atps
     assert "hammer" not in body
     # the proof re-checks in a fresh coqc with no ATP and no hammer helper on PATH
     (tmp_path / "t.v").write_text(f"{header}\n{stmt}\nProof.\n{res.proof}\nQed.\n")
-    r = subprocess.run(["coqc", "t.v"], cwd=tmp_path, env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True, timeout=120, check=False)
+    r = subprocess.run(
+        ["coqc", "t.v"], cwd=tmp_path, env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True, timeout=120, check=False
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     # the second time the cached reconstruction is replayed; no ATP runs
-    again = prove_goal(lambda h: RocqSession(h), header, stmt, "rocq", budget, reconstructions=cache)
+    again = prove_goal(RocqSession, header, stmt, "rocq", budget, reconstructions=cache)
     assert again.proved and again.tags[-1] == "hammer-cached"
     assert again.checker_seconds < res.checker_seconds
 

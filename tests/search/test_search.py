@@ -53,7 +53,7 @@ class ScriptedSession:
         self.close()
 
     def run_command(self, code, *, timeout=None):
-        self.commands = getattr(self, "commands", []) + [code]
+        self.commands = [*getattr(self, "commands", []), code]
         if not self.statement_ok:
             return CommandOutcome(env=0, messages=(Message(severity=Severity.ERROR, text="syntax error"),))
         self.states[1] = self.start_goals
@@ -124,7 +124,9 @@ def run(rules=RULES, start=("forall n, A /\\ B",), budget=None, checker=None, ta
         return s
 
     checker = checker or AcceptAll()
-    res = prove_goal(factory, "Require Import Arith.", "Theorem t : forall n, A /\\ B.", "rocq", budget, checker=checker, table=table or tiny())
+    res = prove_goal(
+        factory, "Require Import Arith.", "Theorem t : forall n, A /\\ B.", "rocq", budget, checker=checker, table=table or tiny()
+    )
     return res, sessions[0], checker
 
 
@@ -184,7 +186,15 @@ def test_pool_interface_is_used_when_present():
             opened.append((language, header))
             yield s
 
-    res = prove_goal(Pool(), "Require Import Arith.", "Theorem t : forall n, A /\\ B.", "rocq", SearchBudget(seconds=10), checker=AcceptAll(), table=tiny())
+    res = prove_goal(
+        Pool(),
+        "Require Import Arith.",
+        "Theorem t : forall n, A /\\ B.",
+        "rocq",
+        SearchBudget(seconds=10),
+        checker=AcceptAll(),
+        table=tiny(),
+    )
     assert res.proved
     assert opened == [("rocq", "Require Import Arith.")]
 
@@ -197,7 +207,12 @@ def test_render_file_for_both_languages():
 
 
 def test_lean_goes_through_the_same_search_with_a_sorry_hole():
-    rules = {("⊢ ∀ n, A ∧ B", "intros"): ("⊢ A ∧ B",), ("⊢ A ∧ B", "constructor"): ("⊢ A", "⊢ B"), ("⊢ A", "omega"): (), ("⊢ B", "omega"): ()}
+    rules = {
+        ("⊢ ∀ n, A ∧ B", "intros"): ("⊢ A ∧ B",),
+        ("⊢ A ∧ B", "constructor"): ("⊢ A", "⊢ B"),
+        ("⊢ A", "omega"): (),
+        ("⊢ B", "omega"): (),
+    }
     sessions = []
 
     def factory(header):
@@ -218,7 +233,9 @@ def test_lean_goes_through_the_same_search_with_a_sorry_hole():
 def test_hoist_requires_splits_imports_from_tactics():
     from prover.search.search import hoist_requires
 
-    proof = "From Coq Require Import Lia Lra Psatz.\nintros.\nFrom Coq Require Import ZArith. change 41000 with (Z.to_nat 41000%Z) in *.\nlia."
+    proof = (
+        "From Coq Require Import Lia Lra Psatz.\nintros.\nFrom Coq Require Import ZArith. change 41000 with (Z.to_nat 41000%Z) in *.\nlia."
+    )
     imports, rest = hoist_requires(proof)
     assert imports == "From Coq Require Import Lia Lra Psatz.\nFrom Coq Require Import ZArith."
     assert rest == "intros.\nchange 41000 with (Z.to_nat 41000%Z) in *.\nlia."
@@ -245,7 +262,9 @@ def _slow_run(budget):
     def factory(header):
         return SlowCloserSession(header, rules, ("forall n, A /\\ B",))
 
-    return prove_goal(factory, "", "Theorem t : forall n, A /\\ B.", "rocq", budget, checker=AcceptAll(), table=tiny(closers=("slow",), steps=()))
+    return prove_goal(
+        factory, "", "Theorem t : forall n, A /\\ B.", "rocq", budget, checker=AcceptAll(), table=tiny(closers=("slow",), steps=())
+    )
 
 
 def test_timed_out_closers_get_a_second_pass_with_more_time():

@@ -133,7 +133,10 @@ def test_nat_mod_hints_name_each_operand():
 
 
 def test_conditional_definition_is_rewritten_with_side_goals():
-    goal = "  s : nat -> nat -> nat\n  h0 : forall a b : nat, 0 < a -> 0 < b -> s a b = a * b + b\n  ============================\n  s 3 4 = 16"
+    goal = (
+        "  s : nat -> nat -> nat\n  h0 : forall a b : nat, 0 < a -> 0 < b -> s a b = a * b + b\n"
+        "  ============================\n  s 3 4 = 16"
+    )
     _, steps = ROCQ.candidates(goal, depth=0)
     assert any(c.tag == "rewrite-cond" and c.tactic.startswith("rewrite !h0 in * by") for c in steps)
 
@@ -394,7 +397,7 @@ def test_linear_existential_gets_its_solution_as_first_witness():
     assert wit[0] == "exists (9 / 2)"
     goal = "  ============================\n  exists x : R, x * x = 4"  # not linear: no solution offered
     _, steps = ROCQ.candidates(goal, depth=0)
-    assert [s.tactic for s in steps if s.tag == "witness"][0] == "exists 0"
+    assert next(s.tactic for s in steps if s.tag == "witness") == "exists 0"
 
 
 def test_radicals_are_written_over_their_square_free_part():
@@ -452,7 +455,10 @@ def test_factor_split_bounds_the_smaller_factor_by_the_square_root():
 
 
 def test_inverse_law_writes_the_point_as_an_image():
-    goal = "  f, g : R -> R\n  hf : forall x : R, f x = x ^ 3 + 2\n  h1 : forall x : R, g (f x) = x\n  ============================\n  g 29 = 3"
+    goal = (
+        "  f, g : R -> R\n  hf : forall x : R, f x = x ^ 3 + 2\n  h1 : forall x : R, g (f x) = x\n"
+        "  ============================\n  g 29 = 3"
+    )
     (tac,) = _steps(goal, "inverse")
     assert tac.startswith("replace 29 with (f (3)) by (first [assumption | symmetry; assumption | rewrite hf; ring")
     assert tac.endswith("apply h1")
