@@ -219,13 +219,18 @@ def test_chat_many_uses_n_and_response_format():
     assert len(s.requests) == 1 and s.requests[0]["n"] == 3 and s.requests[0]["response_format"] == schema
 
 
-def test_chat_many_drops_a_refused_response_format():
-    def script(body):
-        if "response_format" in body:
-            return Reply(status=400, error="response_format json_schema is not supported by this server")
-        return Reply("plain")
+_SCHEMA = {"type": "json_schema", "json_schema": {"name": "j", "schema": {"type": "object"}}}
 
-    schema = {"type": "json_schema", "json_schema": {"name": "j", "schema": {"type": "object"}}}
+
+def _refuses_response_format(body):
+    """A server that answers 400 to any request carrying ``response_format`` (as vLLM builds without it do)."""
+    if "response_format" in body:
+        return Reply(status=400, error="response_format json_schema is not supported by this server")
+    return Reply("plain")
+
+
+def test_chat_many_drops_a_refused_response_format():
+    script, schema = _refuses_response_format, _SCHEMA
     with VLLMStandIn(script) as s:
         out = client(s).chat_many(ASK, n=2, response_format=schema)
     assert [r.text for r in out] == ["plain", "plain"] and "response_format" not in s.requests[-1]
@@ -235,12 +240,7 @@ def test_a_refused_response_format_is_remembered_and_said_once():
     """The refusal costs one rejected request per client, not one per call; the response that
     saw it carries ``fallback`` and every response sent without the format says so."""
 
-    def script(body):
-        if "response_format" in body:
-            return Reply(status=400, error="response_format json_schema is not supported by this server")
-        return Reply("plain")
-
-    schema = {"type": "json_schema", "json_schema": {"name": "j", "schema": {"type": "object"}}}
+    script, schema = _refuses_response_format, _SCHEMA
     with VLLMStandIn(script) as s:
         c = client(s)
         first = c.chat_many(ASK, n=1, response_format=schema)[0]
