@@ -63,7 +63,7 @@ llm-model: llm-venv
 	$(VENV)/bin/prover-setup model smollm2
 
 test-llm: setup llm-model
-	$(VENV)/bin/python -m pytest -m "llm or ray" -p no:cacheprovider --durations=15
+	$(VENV)/bin/python -m pytest -m "llm or ray" -p no:cacheprovider --durations=15 -rs
 
 demo-llm: setup llm-model
 	$(VENV)/bin/python -m prover.demo_llm
