@@ -57,7 +57,8 @@ from ..source import (
 )
 from ..types import Record
 from .lean_helpers import SAFE_OPTION
-from .screens import screen, skeleton
+from .rocq_helpers import readonly_sentence
+from .screens import screen, screen_rocq_readonly, skeleton
 from .verdict import Finding
 
 
@@ -320,7 +321,11 @@ def check_candidate(
         return fail("candidate.statement", f"the statement of {name} differs from the problem's")
     suffix, _readonly = _suffix_without_readonly(cand.suffix, lang)
     if suffix != normalize(problem.suffix, lang):
-        what = "only read-only `#check`/`#print` commands may follow the proof" if lang == "lean" else "nothing may follow the proof"
+        what = (
+            "only read-only `#check`/`#print` commands may follow the proof"
+            if lang == "lean"
+            else "only read-only queries (Print Assumptions, Check, About, Print, Search, Compute, Eval, Locate) may follow the proof"
+        )
         return fail(
             "candidate.suffix",
             f"text after theorem {name} differs from the problem's ({what})",
@@ -347,11 +352,22 @@ _ROCQ_REQUIRE = re.compile(r"(?:From\s+\S+\s+)?Require(?![\w'])")
 
 
 def _suffix_without_readonly(suffix: str, language: Language) -> tuple[str, list[tuple[int, int]]]:
-    """Lean: the normalized suffix without its column-0 read-only commands (``#check``,
-    ``#print``, ``#print axioms``, ``#reduce``, ``#synth``: they print and change nothing), and
-    where those were. Rocq: the normalized suffix as it is."""
+    """The normalized suffix without its read-only commands, and where those were. Lean: column-0
+    ``#check``, ``#print``, ``#print axioms``, ``#reduce``, ``#synth``. Rocq: sentences that are
+    read-only queries (``Print Assumptions``, ``Check``, ``About``, ``Print``, ``Search``,
+    ``Compute``, ``Eval``, ``Locate``: ``rocq_helpers.readonly_sentence``). They print and change
+    nothing, and the verdict never reads the candidate's own output (Rocq: ``Print Assumptions`` of
+    the target runs in a separate process), so published files that end with them are accepted."""
     if language != "lean":
-        return normalize(suffix, language), []
+        masked = mask(suffix, "rocq")
+        kept, dropped, pos = [], [], 0
+        for a, b in rocq_sentences(masked):
+            if readonly_sentence(masked[a:b]) is not None:
+                kept.append(suffix[pos:a])
+                dropped.append((a, b))
+                pos = b
+        kept.append(suffix[pos:])
+        return normalize("".join(kept), language), dropped
     masked = mask(suffix, "lean")
     starts = [m.start() for m in LEAN_COMMAND_START.finditer(masked)]
     bounds = [0, *[x for x in starts if x > 0], len(suffix)]
@@ -397,6 +413,7 @@ def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> l
             role="helpers",
             line_offset=helpers_line - 1,
             allowed_requires=allowed_requires,
+            final=True,
         )
         findings += _shadowing(helpers, lang, tail_ids, helpers_line, "the statement")
     for a, b, k in split.early_helpers:
@@ -421,7 +438,11 @@ def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> l
     _suffix, readonly = _suffix_without_readonly(cand.suffix, lang)
     for a, b in readonly:
         at = cand.decl_end + a
-        findings += screen(text[at : cand.decl_end + b], lang, role="helpers", line_offset=text.count("\n", 0, at))
+        chunk, line0 = text[at : cand.decl_end + b], text.count("\n", 0, at)
+        if lang == "rocq":
+            findings += screen_rocq_readonly(chunk, line_offset=line0)
+        else:
+            findings += screen(chunk, lang, role="helpers", line_offset=line0)
     if not cand.proof.strip():
         findings.append(
             Finding(

@@ -70,6 +70,7 @@ import unicodedata
 
 from ..source import ROCQ_THEOREM_KEYWORDS, Language, mask, rocq_sentences
 from .lean_helpers import SAFE_OPTION, attribute_ok, structure
+from .rocq_helpers import final_run, readonly_sentence
 from .verdict import Finding
 
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad\u180e]")
@@ -360,6 +361,10 @@ _STDLIB_TACTIC_MODULES = {
     "ZArith": "ZArith",
     "Reals": "Reals",
     "Arith": "Arith",
+    # Data-structure modules published proofs load beside them (``Require Import List. Import
+    # ListNotations.``); they declare no axiom and load no plugin.
+    "List": "Lists",
+    "Bool": "Bool",
 }
 STDLIB_REQUIRES: frozenset[str] = frozenset(
     spelling
@@ -369,7 +374,7 @@ STDLIB_REQUIRES: frozenset[str] = frozenset(
 ) | frozenset({"Ltac2.Ltac2"})
 """Every spelling (``Lia``, ``Coq.Lia``, ``micromega.Lia``, ``Coq.micromega.Lia``, ``Stdlib...``)
 of the Coq standard library's arithmetic/tactic modules Lia, Lra, Psatz, Lqa, Ring, Field,
-ZArith, Reals, Arith, plus ``From Ltac2 Require Import Ltac2`` (the tactic language shipped with
+ZArith, Reals, Arith, the data-structure modules List and Bool, plus ``From Ltac2 Require Import Ltac2`` (the tactic language shipped with
 Coq, for helpers written as Ltac2 definitions); ``prover-check`` lets helpers ``Require`` these by default. Why that is
 sound: the verifier elaborates the reference statement BEFORE the helpers (the probe in
 ``rocq_verify``), so nothing a helper loads can change what the reference means, and the
@@ -423,22 +428,43 @@ def screen_rocq(
     role: str = "proof",
     line_offset: int = 0,
     allowed_requires: frozenset[str] = frozenset(),
+    final: bool = False,
 ) -> tuple[Finding, ...]:
     """Screen Rocq text a candidate added. ``role``: ``proof`` (tactics of the target) or ``helpers``.
 
     ``allowed_requires`` (helpers only): module names a helper ``Require`` may load.
+    ``final`` (helpers only): the text is the FINAL helper run, after the problem's last sentence,
+    where the reference statement is elaborated before it; there ``rocq_helpers.final_run`` also
+    allows closed sections, safe options, hints, scopes, ``Arguments`` (reasons written there).
     """
     out = _invisible(text, line_offset)
     masked = mask(text, "rocq")
+    exempt: dict[int, str] = {}
     if role == "helpers":
         with_strings = mask(text, "rocq", strings=False)  # a string in a Require is not a module name
         for a, b in rocq_sentences(masked):
             sent = with_strings[a:b]
             if is_hammer_tactics_import(sent) or allowed_require(sent, allowed_requires):
                 masked = masked[:a] + " " * (b - a) + masked[b:]
-    out += _rocq_rules(masked, role, line_offset)
+        if final:
+            masked, exempt = final_run(masked)
+    out += _rocq_rules(masked, role, line_offset, exempt)
     if not out:
-        out += _lookalikes(masked, _rocq_rules, role, line_offset)
+        out += _lookalikes(masked, lambda sk, r, o: _rocq_rules(sk, r, o, exempt if len(sk) == len(masked) else {}), role, line_offset)
+    return tuple(out)
+
+
+def screen_rocq_readonly(text: str, *, line_offset: int = 0) -> tuple[Finding, ...]:
+    """Screen one read-only query sentence placed after the proof (``Print Assumptions``,
+    ``Check``, ``Compute``...; ``rocq_helpers.readonly_sentence``): its argument text goes through
+    the word rules (no ``admit``, ``native_compute``, axioms, attributes, commands inside it)."""
+    out = _invisible(text, line_offset)
+    args = readonly_sentence(mask(text, "rocq"))
+    if args is None:
+        return (Finding(rule="candidate.suffix", message="only read-only queries may follow the proof", line=line_offset + 1),)
+    out += _rocq_word_rules(args, line_offset)
+    if not out:
+        out += _lookalikes(args, lambda sk, _role, off: _rocq_word_rules(sk, off), "proof", line_offset)
     return tuple(out)
 
 
@@ -454,7 +480,8 @@ def _lookalikes(masked: str, rules, role: str, line_offset: int) -> list[Finding
     ]
 
 
-def _rocq_rules(masked: str, role: str, off: int) -> list[Finding]:
+def _rocq_word_rules(masked: str, off: int) -> list[Finding]:
+    """The rules that hold for every word of added text, whatever sentence it is in."""
     out: list[Finding] = []
 
     def add(rule: str, pos: int, what: str, snippet: str = "") -> None:
@@ -505,10 +532,25 @@ def _rocq_rules(masked: str, role: str, off: int) -> list[Finding]:
             f"`{m.group(0)}` uses the verifier's reserved prefix",
             m.group(0),
         )
+    return out
+
+
+def _rocq_rules(masked: str, role: str, off: int, exempt: dict[int, str] | None = None) -> list[Finding]:
+    """Word rules, then the sentence-head rules. ``exempt``: end offsets of sentences
+    ``rocq_helpers.final_run`` allowed (``skip``: no head rule; ``decl``: judged as a Definition)."""
+    out = _rocq_word_rules(masked, off)
+    exempt = exempt or {}
+
+    def add(rule: str, pos: int, what: str, snippet: str = "") -> None:
+        out.append(Finding(rule=rule, message=what, line=_line(masked, pos, off), snippet=snippet[:60]))
+
     in_proof = role == "proof"
     for s, e in rocq_sentences(masked) + _trailing(masked):
         sent = masked[s:e]
-        head = sentence_head(sent)
+        kind = exempt.get(e) if not in_proof else None
+        if kind == "skip":
+            continue
+        head = "Definition" if kind == "decl" else sentence_head(sent)
         if not head:
             continue
         if in_proof:
@@ -574,8 +616,9 @@ def screen(
     role: str = "proof",
     line_offset: int = 0,
     allowed_requires: frozenset[str] = frozenset(),
+    final: bool = False,
 ) -> tuple[Finding, ...]:
-    """Dispatch to ``screen_lean``/``screen_rocq``."""
+    """Dispatch to ``screen_lean``/``screen_rocq`` (``final``: Rocq's final helper run)."""
     if language == "lean":
         return screen_lean(text, role=role, line_offset=line_offset)
-    return screen_rocq(text, role=role, line_offset=line_offset, allowed_requires=allowed_requires)
+    return screen_rocq(text, role=role, line_offset=line_offset, allowed_requires=allowed_requires, final=final)

@@ -147,7 +147,11 @@ def test_candidate_rule_rejections():
     assert rules(_check(ok.replace("Definition d := 2.", "Definition d := 0.")).findings) == {"candidate.preamble"}
     assert rules(_check(ok.replace("n + d = d + n", "n + d = n + d")).findings) == {"candidate.statement"}
     assert rules(_check(ok.replace("Qed.", "Defined.")).findings) == {"candidate.terminator"}
-    assert rules(_check(ok + "\nCheck t.\n").findings) == {"candidate.suffix"}
+    # Read-only queries after the proof are what published files end with; anything else is not.
+    assert _check(ok + "\nCheck t.\nPrint Assumptions t.\nCompute d + 1.\n").ok
+    assert rules(_check(ok + "\nDefinition extra := 1.\n").findings) == {"candidate.suffix"}
+    assert rules(_check(ok + '\nPrint Assumptions t.\nRedirect "out" Print t.\n').findings) == {"candidate.suffix"}
+    assert "rocq.hole" in rules(_check(ok + "\nCheck ltac:(admit).\n").findings)
     assert rules(_check(ok.replace("Theorem t", "Theorem t2")).findings) == {"candidate.parse"}
     assert rules(_check(ok.replace("Theorem t", "Lemma d' : True. Proof. exact I. Qed.\nTheorem t")).findings) == set()
     shadow = ok.replace("Theorem t", "Definition n := 3.\nTheorem t")

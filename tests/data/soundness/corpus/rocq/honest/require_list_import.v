@@ -1,0 +1,10 @@
+(* honest | problem: len3.v | style: require | Require Import List. Import ListNotations. among the final helpers (prover-check default requires) *)
+Require Import Arith.
+
+Require Import List.
+Import ListNotations.
+
+Theorem len3 : length (cons 1 (cons 2 (cons 3 nil))) = 3.
+Proof.
+  change (length [1; 2; 3] = 3). reflexivity.
+Qed.
