@@ -49,7 +49,7 @@ def field(f: Focus) -> list[Candidate]:
 def ring(f: Focus) -> list[Candidate]:
     """An equation below the root (after rewriting or instantiation): a ring identity
     (``(a + b) ^ 2 = a ^ 2 + 2 * a * b + b ^ 2``). At the root ``lia``/``field`` cover it."""
-    return [close("ring", 1)] if not f.root and is_eq(f.concl) else []
+    return [close("ring", 1)] if not f.root and is_eq(f.concl) and f.ctx.knows("ring") else []
 
 
 @family("nia", DOMAIN, "close")

@@ -35,6 +35,7 @@ from .goal import Candidate, Domain, Fact, GoalInfo, ProblemContext
 CLOSERS: tuple[Family, ...] = (
     induction.structural_induction,
     induction.recursion_induction,
+    induction.scaled_argument_induction,
     library.parity_closers,
     library.lemma_closers,
     arith.refl,

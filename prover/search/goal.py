@@ -230,6 +230,15 @@ class ProblemContext:
     """``Inductive`` types the header declares (induction candidates, ``induction.py``)."""
     fixpoints: tuple[Fixpoint, ...] = ()
     """The header's ``Fixpoint``s with their recursion depth."""
+    absent_tactics: tuple[str, ...] = ()
+    """Closing tactics the session does not know (``ring`` comes with ``Arith`` or ``Reals``,
+    ``field`` with ``Reals``, neither with the table's imports): ``solve_any`` leaves them out,
+    since one unknown name makes a whole ``solve [...]`` fail before it runs. The search probes
+    them (``search.absent_tactics``); empty means every tactic is assumed known."""
+
+    def knows(self, tactic: str) -> bool:
+        """The session knows the tactic that ``tactic`` starts with."""
+        return tactic.lstrip("( ").split(" ")[0].split(";")[0] not in self.absent_tactics
 
     @classmethod
     def of(cls, header: str, statement: str, language: str) -> ProblemContext:
@@ -245,6 +254,11 @@ class ProblemContext:
             inductives=header_inductives(header),
             fixpoints=header_fixpoints(header),
         )
+
+
+def solve_any(ctx: ProblemContext, tactics: tuple[str, ...] | list[str]) -> str:
+    """``solve [t1 | t2 | ...]`` over the tactics the session knows (``ProblemContext.knows``)."""
+    return "solve [" + " | ".join(t for t in tactics if ctx.knows(t)) + "]"
 
 
 # --- reading terms of the goal (shared by the families) ------------------------------------

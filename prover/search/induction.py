@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from .family import Focus, family, step
-from .goal import Candidate, Domain, GoalInfo, InductionHypotheses, ProblemContext, is_eq
+from .goal import Candidate, Domain, GoalInfo, InductionHypotheses, ProblemContext, eval_numeral, is_eq, leading_arg, solve_any
 
 DOMAIN = "induction"
 
@@ -57,11 +57,12 @@ def inductive_vars(g: GoalInfo, inductives: tuple[str, ...]) -> list[tuple[str, 
     return sorted(out, key=lambda vh: known.index(vh[1]))
 
 
-def _finish(d: Domain) -> str:
-    """The closers tried on every goal the induction leaves, after the IH rewrites."""
+def _finish(d: Domain, ctx: ProblemContext) -> str:
+    """The closers tried on every goal the induction leaves, after the IH rewrites (those the
+    session knows: a file that loads no ``Arith`` has no ``ring``)."""
     if d.real:
-        return "solve [reflexivity | lra | nra | field | ring | auto]"
-    return "solve [reflexivity | lia | nia | ring | congruence | auto | (f_equal; auto)]"
+        return solve_any(ctx, ("reflexivity", "lra", "nra", "field", "ring", "auto"))
+    return solve_any(ctx, ("reflexivity", "lia", "nia", "ring", "congruence", "auto", "(f_equal; auto)"))
 
 
 def _ih_rewrites(v: str) -> str:
@@ -95,7 +96,7 @@ def structural_induction(f: Focus, limit: int = 2) -> list[Candidate]:
     if f.depth > 1:
         return out
     unfold = _unfold(g, d, ctx)
-    fin = _finish(d)
+    fin = _finish(d, ctx)
     for v, head in inductive_vars(g, ctx.inductives)[:limit]:
         # nat: only along a recursion in sight (a header Fixpoint, sum_f_R0); on plain arithmetic
         # the closers would only spend the budget (the `induction` step below covers it)
@@ -106,13 +107,26 @@ def structural_induction(f: Focus, limit: int = 2) -> list[Candidate]:
             out.append(Candidate(tactic=f"destruct {v}; {unfold}; {fin}", kind="close", timeout=2, tag="destruct-ind"))
             continue
         casts = "; rewrite ?S_INR, ?plus_INR, ?mult_INR; try change (INR 0) with 0 in *" if d.real else ""
-        body = f"{unfold}; {_ih_rewrites(v)}{casts}; {fin}"
+        # `2 ^ S n` over R: `ring` treats a power with a variable exponent as an atom, so the
+        # step case's `2 ^ S (S n)` must be unfolded (`pow` computes on `S`) to meet `2 ^ S n`
+        step_unfold = unfold.replace("cbn [", "cbn [pow ", 1) if d.real and _in_exponent(g.concl, v) else unfold
+        body = f"{step_unfold}; {_ih_rewrites(v)}{casts}; {fin}"
         out.append(Candidate(tactic=f"induction {v}; {body}", kind="close", timeout=3, tag="induction-struct"))
         others = _others(g, v)
         if others:
             gen = "; ".join(f"generalize dependent {o}" for o in others)
             out.append(Candidate(tactic=f"{gen}; induction {v}; intros; {body}", kind="close", timeout=3, tag="induction-gen"))
     return out
+
+
+def _in_exponent(concl: str, v: str) -> bool:
+    """``v`` occurs in the exponent of a power in ``concl`` (``2 ^ S n``, ``x ^ (2 * n)``)."""
+    for m in re.finditer(r"\^\s*", concl):
+        rest = concl[m.end() :]
+        expo = leading_arg(rest) if rest.startswith("(") else re.match(r"[^+\-*/=<>),]*", rest).group(0)  # type: ignore[union-attr]
+        if expo and re.search(rf"(?<![\w']){re.escape(v)}(?![\w'])", expo):
+            return True
+    return False
 
 
 def _unfold(g: GoalInfo, d: Domain, ctx: ProblemContext) -> str:
@@ -136,7 +150,7 @@ def recursion_induction(f: Focus, limit: int = 1) -> list[Candidate]:
     deep = [fx for fx in ctx.fixpoints if fx.depth >= 2 and re.search(rf"\b{re.escape(fx.name)}\b", g.concl)]
     if not deep or f.depth > 1:
         return out
-    fin = _finish(d)
+    fin = _finish(d, ctx)
     unfold = _unfold(g, d, ctx) if d.real else f"cbn [{' '.join(fx.name for fx in deep)}] in *"
     for v in [n for n in g.vars_of("nat") if re.search(rf"\b{re.escape(n)}\b", g.concl)][:limit]:
         out.append(
@@ -160,6 +174,62 @@ def recursion_induction(f: Focus, limit: int = 1) -> list[Candidate]:
                 kind="close",
                 timeout=3,
                 tag="induction-fix2",
+            )
+        )
+    return out
+
+
+def _scaled_arguments(g: GoalInfo, ctx: ProblemContext) -> list[tuple[str, str, int]]:
+    """``(argument, variable, slope)`` for each header ``Fixpoint`` applied in the conclusion to
+    a linear expression ``c * v + d`` of one ``nat`` variable with slope ``c`` in 1..4, other than
+    ``v`` itself (``ev (2 * k)``: ``("(2 * k)", "k", 2)``)."""
+    concl = " ".join(g.concl.split())
+    nats = [n for n in g.vars_of("nat") if re.search(rf"(?<![\w']){re.escape(n)}(?![\w'])", concl)]
+    out: list[tuple[str, str, int]] = []
+    for fx in ctx.fixpoints:
+        for m in re.finditer(rf"(?<![\w'.]){re.escape(fx.name)}\s+", concl):
+            arg = leading_arg(concl[m.end() :])
+            if not arg or not arg.startswith("("):
+                continue  # a bare word: the plain induction families cover it
+            for v in nats:
+                pat = rf"(?<![\w']){re.escape(v)}(?![\w'])"
+                if not re.search(pat, arg):
+                    continue
+                vals = [eval_numeral(re.sub(pat, str(k), arg)) for k in (0, 1, 2)]
+                if any(x is None or x.denominator != 1 for x in vals):
+                    continue
+                c = int(vals[1] - vals[0])
+                if c == vals[2] - vals[1] and 1 <= c <= 4 and (arg, v, c) not in out:
+                    out.append((arg, v, c))
+    return out
+
+
+@family("induction-scaled", DOMAIN, "close")
+def scaled_argument_induction(f: Focus) -> list[Candidate]:
+    """Goal: a user ``Fixpoint`` applied to a multiple of a ``nat`` variable (``ev (2 * k) =
+    true``, ``halve (2 * n + 1) = n``). Why: induction on the variable, but in the step case the
+    argument ``2 * S k`` is no constructor form, so the ``Fixpoint`` does not compute; written as
+    ``S (S (2 * k))`` (checked by ``lia``) it computes ``c`` steps and meets the induction
+    hypothesis. At the root and one step below, over ``nat`` arguments."""
+    g, d, ctx = f.g, f.d, f.ctx
+    if f.depth > 1 or not ctx.fixpoints:
+        return []
+    fin = _finish(d, ctx)
+    unfold = _unfold(g, d, ctx) if d.real else "simpl in *"
+    out = []
+    for arg, v, c in _scaled_arguments(g, ctx)[:2]:
+        pat = rf"(?<![\w']){re.escape(v)}(?![\w'])"
+        succ = re.sub(pat, f"(S {v})", arg)
+        target = "S (" * c + arg + ")" * c
+        out.append(
+            Candidate(
+                tactic=(
+                    f"induction {v}; [{unfold}; {fin} | "
+                    f"replace {succ} with ({target}) by lia; {unfold}; {_ih_rewrites(v)}; {fin}]"
+                ),
+                kind="close",
+                timeout=3,
+                tag="induction-scaled",
             )
         )
     return out

@@ -19,7 +19,7 @@ import itertools
 import re
 
 from .family import Focus, family
-from .goal import Candidate, Domain, GoalInfo
+from .goal import Candidate, Domain, GoalInfo, ProblemContext, solve_any
 from .hammer import TACTICS_IMPORT
 
 DOMAIN = "library"
@@ -65,7 +65,7 @@ def lemma_closers(f: Focus) -> list[Candidate]:
     lemmas = family_lemmas(g)
     if not lemmas:
         return []
-    fin = "solve [reflexivity | lia | ring | congruence | auto]"
+    fin = solve_any(f.ctx, ("reflexivity", "lia", "ring", "congruence", "auto"))
     out = [
         Candidate(
             tactic=f"first [{' | '.join(f'rewrite {lem}; {fin}' for lem in lemmas[:5])} | "
@@ -126,17 +126,32 @@ def parse_search(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def goal_symbols(g: GoalInfo, limit: int = 4) -> list[str]:
-    """The global functions of the conclusion, in order of appearance: identifiers that are
-    neither local names, bound variables, types nor logical words; ``++`` stands for ``app``."""
-    local = set(g.hyp_names()) | set(re.findall(r"\bfun\s+([A-Za-z_][\w']*)", g.concl))
-    local |= set(re.findall(r"\bforall\s+([A-Za-z_][\w' ]*?)\s*[:,]", g.concl))
+def goal_symbols(g: GoalInfo, limit: int = 4, text: str | None = None) -> list[str]:
+    """The global functions of the conclusion (or of ``text``), in order of appearance:
+    identifiers that are neither local names, bound variables, types nor logical words; ``++``
+    stands for ``app``."""
+    text = g.concl if text is None else text
+    local = set(g.hyp_names()) | set(re.findall(r"\bfun\s+([A-Za-z_][\w']*)", text))
+    local |= set(re.findall(r"\bforall\s+([A-Za-z_][\w' ]*?)\s*[:,]", text))
     found: list[str] = []
-    for tok in re.findall(r"(?<![\w'.])([A-Za-z_][\w']*(?:\.[A-Za-z_][\w']*)*)(?![\w'])|(\+\+)", g.concl):
+    for tok in re.findall(r"(?<![\w'.])([A-Za-z_][\w']*(?:\.[A-Za-z_][\w']*)*)(?![\w'])|(\+\+)", text):
         name = "app" if tok[1] else tok[0]
         if name in local or name in _NOT_SYMBOLS or name in found or re.fullmatch(r"\d+", name):
             continue
         found.append(name)
+    return found[:limit]
+
+
+def hypothesis_symbols(g: GoalInfo, limit: int = 2) -> list[str]:
+    """The global functions of the hypotheses that the conclusion does not mention (``rev`` in
+    ``H : In a (rev l)`` for the goal ``In a l``): the lemma that links the premise to the goal
+    names both (``in_rev``)."""
+    concl = set(goal_symbols(g, limit=100))
+    found: list[str] = []
+    for h in g.hyps:
+        for name in goal_symbols(g, limit=100, text=h.type):
+            if name not in concl and name not in found:
+                found.append(name)
     return found[:limit]
 
 
@@ -150,10 +165,11 @@ def goal_pattern(g: GoalInfo) -> str | None:
     return pat if re.search(r"[A-Za-z]", pat) else None
 
 
-def search_queries(symbols: list[str], g: GoalInfo | None = None, limit: int = 3) -> list[str]:
+def search_queries(symbols: list[str], g: GoalInfo | None = None, limit: int = 3, premises: list[str] | None = None) -> list[str]:
     """``Search`` commands: the conclusion's own shape (``Search (pattern).``) when it has one,
     then the symbols in adjacent pairs (lemmas relating two of the goal's functions), or the
-    single symbol when there is only one."""
+    single symbol when there is only one; then the first symbol with each of ``premises`` (the
+    hypotheses' own functions, ``hypothesis_symbols``)."""
     out = []
     pat = goal_pattern(g) if g is not None else None
     if pat:
@@ -161,6 +177,7 @@ def search_queries(symbols: list[str], g: GoalInfo | None = None, limit: int = 3
     if len(symbols) == 1:
         out.append(f"Search {symbols[0]}.")
     out += [f"Search {a} {b}." for a, b in itertools.pairwise(symbols)]
+    out += [f"Search {symbols[0]} {p}." for p in premises or [] if symbols]
     return out[:limit]
 
 
@@ -181,10 +198,12 @@ def rank_lemmas(found: list[tuple[str, str]], symbols: list[str], limit: int = 6
     return seen[:limit]
 
 
-def searched_candidates(session, state: int, g: GoalInfo, d: Domain, seconds: float = 10.0) -> tuple[list[Candidate], float, int]:
+def searched_candidates(
+    session, state: int, g: GoalInfo, d: Domain, seconds: float = 10.0, ctx: ProblemContext | None = None
+) -> tuple[list[Candidate], float, int]:
     """Candidates from the library lemmas ``Search`` finds for the conclusion's functions, run in
     the warm session on ``state`` within ``seconds`` in all; returns them, the seconds the queries
-    took and their number. Goal: an
+    took and their number (``ctx``: the tactics the session knows). Goal: an
     equation or fact about library functions that ``library.LEMMA_FAMILIES`` does not list."""
     import time
 
@@ -194,7 +213,9 @@ def searched_candidates(session, state: int, g: GoalInfo, d: Domain, seconds: fl
     t0 = time.monotonic()
     found: list[tuple[str, str]] = []
     exact: list[str] = []
-    queries = search_queries(symbols, g)
+    premises = hypothesis_symbols(g)
+    queries = search_queries(symbols, g, premises=premises)
+    linking = {f"Search {symbols[0]} {p}." for p in premises}
     for q in queries:
         left = seconds - (time.monotonic() - t0)
         if left < 0.5:
@@ -205,14 +226,15 @@ def searched_candidates(session, state: int, g: GoalInfo, d: Domain, seconds: fl
             continue
         if out.ok:
             hits = parse_search("\n".join(m.text for m in out.messages if m.severity.value == "info"))[:60]
-            if q.startswith("Search ("):
-                exact += [name for name, _ in hits]
+            if q.startswith("Search (") or q in linking:
+                exact += [name for name, _ in hits]  # the goal's shape, or a premise's function linked to the goal's
             found += hits
-    lemmas = rank_lemmas(found, symbols, exact=exact)
+    lemmas = rank_lemmas(found, symbols + premises, exact=exact)
     spent = time.monotonic() - t0
     if not lemmas:
         return [], spent, len(queries)
-    fin = "solve [reflexivity | lra | nra | field | auto]" if d.real else "solve [reflexivity | lia | nia | ring | congruence | auto]"
+    real, nat = ("reflexivity", "lra", "nra", "field", "auto"), ("reflexivity", "lia", "nia", "ring", "congruence", "auto")
+    fin = solve_any(ctx or ProblemContext(), real if d.real else nat)
     tries = [f"rewrite {lem}; {fin}" for lem in lemmas] + [f"rewrite <- {lem}; {fin}" for lem in lemmas]
     tries += [f"apply {lem}; {fin}" for lem in lemmas]
     cands = [

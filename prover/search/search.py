@@ -21,6 +21,7 @@ caller runs on the file this search proposes.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import heapq
 import itertools
 import re
@@ -270,7 +271,7 @@ class _Search:
         if key not in self.searched:
             g = parse_goal(node.goals[0], "rocq")
             d = rocq_domain(g, self.ctx.scope)
-            cands, spent, queries = searched_candidates(self.s, node.state, g, d, seconds=min(3.0, self.left()))
+            cands, spent, queries = searched_candidates(self.s, node.state, g, d, seconds=min(3.0, self.left()), ctx=self.ctx)
             self.session_seconds += spent
             self.attempts += queries
             self.searched[key] = cands
@@ -357,6 +358,10 @@ def prove_goal(
                     line = table.proof_line(Candidate(tactic=tac, kind="step"))
                     root = _Node(0.0, root.seq, cast(int, att.state), att.goals, (line,), ("intro",), 0)
                     break
+            if table is ROCQ:  # the registry's families read it; a fixed or hand-made table lists its own tactics
+                t_probe = time.monotonic()
+                search.ctx = dataclasses.replace(search.ctx, absent_tactics=absent_tactics(s, root.state))
+                search.session_seconds += time.monotonic() - t_probe
             search.seen.add(_goal_key(root.goals))
             heapq.heappush(search.heap, root)
             def finish(node: _Node, cand: Candidate, att: Attempt | None = None) -> SearchResult | None:
@@ -404,6 +409,25 @@ def prove_goal(
     except ProofAssistantError as e:
         first = str(e).splitlines()[0][:200] if str(e) else ""
         return result(False, f"{type(e).__name__}: {first}")
+
+
+PROBED_TACTICS = ("ring", "field")
+"""Closers that the families name but that only some libraries define (``ProblemContext.absent_tactics``)."""
+
+
+def absent_tactics(session, state: int) -> tuple[str, ...]:
+    """The ``PROBED_TACTICS`` a Rocq session does not know on ``state``. ``try (fail; T)`` never
+    runs ``T``, but Rocq resolves the name first: it errs exactly when ``T`` is unknown. A probe
+    that cannot run counts the tactic as known (a wrong guess costs failed candidates, no proof)."""
+    out = []
+    for tac in PROBED_TACTICS:
+        try:
+            res = session.run_tactic(state, f"try (fail; {tac}).", timeout=2)
+        except ProofAssistantError:
+            continue
+        if not res.ok and any("was not found" in m.text for m in res.errors):
+            out.append(tac)
+    return tuple(out)
 
 
 def _hammer_phase(search: _Search, root: _Node, header: str, cache: ReconstructionCache | None, finish) -> SearchResult | None:

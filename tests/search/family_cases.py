@@ -20,6 +20,7 @@ TRIB = (
     "Fixpoint walk (n : nat) : nat := match n with 0 => 1 | S 0 => 2 | S (S m as k) => walk k + walk m end."
 )
 TWICE = "Require Import Arith Lia.\nDefinition twice (n : nat) := 2 * n."
+HALF_UP = "Require Import Arith Lia.\nFixpoint dropt (n : nat) : nat := match n with 0 => 0 | S 0 => 1 | S (S m) => S (dropt m) end."
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ CASES: dict[str, Case] = {
     # closers
     "induction-struct": _case(LIST, "l : list nat", "sum_l (l ++ [0]) = sum_l l"),
     "induction-fix2": _case(TRIB, "n : nat", "0 < walk n"),
+    "induction-scaled": _case(HALF_UP, "n : nat", "dropt (2 * n + 1) = n + 1"),
     "parity-spec": _case(N, "k : nat", "Nat.odd (k + k + 1) = true"),
     "library-rewrite": _case(LIST, "l m : list nat", "length (m ++ rev l) = length l + length m"),
     "refl": _case(N, "n : nat", "0 + n = n"),

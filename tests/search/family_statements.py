@@ -44,6 +44,26 @@ S3 = {
 }
 S.update(S3)
 S.update({"odd_sq_mod8": ("Require Import Arith Lia.", "Theorem sq_mod_eight (n : nat) (h : n mod 4 = 3) : (n * n) mod 8 = 1.")})
+# shapes that failed on statements checked from outside (docs/search.md, 2026-12-01): a file with
+# no Arith (no `ring`), a power whose exponent is the induction variable, a premise's function
+S4 = {
+ "dup_len": (
+  (
+   "Require Import List.\nImport ListNotations.\n"
+   "Fixpoint dup {A : Type} (l : list A) : list A := match l with [] => [] | x :: r => x :: x :: dup r end."
+  ),
+  "Theorem dup_length (A : Type) (l : list A) : length (dup l) = 2 * length l.",
+ ),
+ "geo3": (
+  "Require Import Reals Lra.\nOpen Scope R_scope.\nFixpoint geo3 (n : nat) : R := match n with O => 0 | S k => geo3 k + 3 ^ k end.",
+  "Theorem geo3_closed (n : nat) : 2 * geo3 n = 3 ^ n - 1.",
+ ),
+ "forall_app": (
+  "Require Import List.\nImport ListNotations.",
+  "Theorem forall_right (P : nat -> Prop) (l m : list nat) (h : Forall P (l ++ m)) : Forall P m.",
+ ),
+}
+S.update(S4)
 
 
 if __name__ == "__main__":  # write one problem file per statement: python tests/search/family_statements.py DIR

@@ -2,6 +2,8 @@
 statements of ``family_statements.py`` (written for these families, none from a benchmark),
 each proved by the built-in search and re-checked by a fresh ``coqc``."""
 
+import dataclasses
+import re
 import shutil
 
 import pytest
@@ -55,6 +57,60 @@ def test_search_output_parsing_symbols_and_ranking():
     assert goal_symbols(lists) == ["length", "rev", "app"]
 
 
+def test_premise_functions_join_the_search_queries():
+    from prover.search.library import goal_symbols, hypothesis_symbols, search_queries
+
+    g = parse_goal("  P : nat -> Prop\n  l, m : list nat\n  h : Forall P (l ++ m)\n  ============================\n  Forall P m", "rocq")
+    assert goal_symbols(g) == ["Forall"] and hypothesis_symbols(g) == ["app"]
+    assert search_queries(goal_symbols(g), g, premises=hypothesis_symbols(g))[-1] == "Search Forall app."
+    plain = parse_goal("  l : list nat\n  ============================\n  length (rev l) = length l", "rocq")
+    assert hypothesis_symbols(plain) == []
+
+
+def test_closers_leave_out_the_tactics_the_session_lacks():
+    from prover.search.goal import solve_any
+
+    ctx = ProblemContext.of(S["dup_len"][0], S["dup_len"][1], "rocq")
+    g = "  A : Type\n  l : list A\n  ============================\n  length (dup l) = 2 * length l"
+    assert any("ring" in c.tactic for c in ROCQ.candidates(g, 0, ctx=ctx)[0] if c.tag == "induction-struct")
+    bare = dataclasses.replace(ctx, absent_tactics=("ring", "field"))
+    ind = [c for c in ROCQ.candidates(g, 0, ctx=bare)[0] if c.tag == "induction-struct"]
+    assert ind and not any(re.search(r"\bring\b", c.tactic) for c in ind)
+    assert solve_any(bare, ("lia", "ring", "(f_equal; auto)")) == "solve [lia | (f_equal; auto)]"
+    comm = "  a, b : nat\n  ============================\n  a * b = b * a"
+    assert "ring" in [c.tactic for c in ROCQ.candidates(comm, 1, ctx=ctx)[0]]
+    assert "ring" not in [c.tactic for c in ROCQ.candidates(comm, 1, ctx=bare)[0]]
+
+
+def test_power_of_the_induction_variable_is_unfolded_over_r():
+    ctx = ProblemContext.of(S["geo3"][0], S["geo3"][1], "rocq")
+    g = "  n : nat\n  ============================\n  2 * geo3 n = 3 ^ n - 1"
+    (ind,) = [c for c in ROCQ.candidates(g, 0, ctx=ctx)[0] if c.tag == "induction-struct"]
+    assert "cbn [pow geo3]" in ind.tactic
+    ctx2 = ProblemContext.of(S["odds_square"][0], S["odds_square"][1], "rocq")
+    g2 = "  n : nat\n  ============================\n  odds n = INR n ^ 2"
+    assert all("pow" not in c.tactic for c in ROCQ.candidates(g2, 0, ctx=ctx2)[0] if c.tag == "induction-struct")
+
+
+@pytest.mark.rocq
+@needs_coq
+@pytest.mark.usefixtures("_private_cwd")
+def test_absent_tactics_probe_names_what_the_header_does_not_load():
+    from lean_tools.rocq.session import RocqSession
+    from prover.search.search import absent_tactics
+    from prover.search.table import ROCQ_IMPORTS
+
+    cases = (("Require Import List.", ("ring", "field")), ("Require Import Arith.", ("field",)), ("Require Import Reals.", ()))
+    for header, absent in cases:
+        s = RocqSession(header + "\n" + ROCQ_IMPORTS, extra_args=("-w", "-all"))
+        s.start()
+        try:
+            out = s.run_command("Theorem probe_t : True.\nProof.", timeout=60)
+            assert absent_tactics(s, out.holes[0].state) == absent, header
+        finally:
+            s.close()
+
+
 def test_families_answer_their_shapes_and_stay_quiet_elsewhere():
     ctx = ProblemContext.of(S["flip_nodes"][0], S["flip_nodes"][1], "rocq")
     g = "  t : bt\n  ============================\n  nodes (flip t) = nodes t"
@@ -78,7 +134,15 @@ def _private_cwd(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
 
 
-QUICK = {"map_succ_total": "induction-struct", "odd_2n1": "parity-spec", "recip2": "clear-denominators", "rabs_tri": "library-search"}
+QUICK = {
+    "map_succ_total": "induction-struct",
+    "odd_2n1": "parity-spec",
+    "recip2": "clear-denominators",
+    "rabs_tri": "library-search",
+    "dup_len": "induction-struct",
+    "geo3": "induction-struct",
+    "forall_app": "library-search",
+}
 
 
 @pytest.mark.rocq
