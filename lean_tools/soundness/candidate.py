@@ -320,7 +320,7 @@ def check_candidate(
     if cand.statement_text() != problem.statement_text():
         return fail("candidate.statement", f"the statement of {name} differs from the problem's")
     suffix, _readonly = _suffix_without_readonly(cand.suffix, lang)
-    if suffix != normalize(problem.suffix, lang):
+    if suffix != _suffix_without_readonly(problem.suffix, lang)[0]:  # both sides alike (`end` units)
         what = (
             "only read-only `#check`/`#print` commands may follow the proof"
             if lang == "lean"
@@ -348,12 +348,19 @@ def check_candidate(
 
 
 _READONLY_UNIT = re.compile(r"#(?:check|print|reduce|synth)(?![\w'.!?])")
+# Lean: a bare `end` / `end Name` after the theorem (a published file closing its `public section`
+# or namespace when the problem file leaves it open). Lean 4's `end` only closes a scope: it never
+# changes a declaration made before it (section variables are fixed when a declaration is
+# elaborated, unlike Rocq's discharge at `End`), and the target is looked up by the full name the
+# problem's namespace gives it; an `end` that matches no open scope is a Lean error.
+_LEAN_END_UNIT = re.compile(r"end(?:[ \t]+[^\W\d][\w'.]*)?\s*")
 _ROCQ_REQUIRE = re.compile(r"(?:From\s+\S+\s+)?Require(?![\w'])")
 
 
 def _suffix_without_readonly(suffix: str, language: Language) -> tuple[str, list[tuple[int, int]]]:
     """The normalized suffix without its read-only commands, and where those were. Lean: column-0
-    ``#check``, ``#print``, ``#print axioms``, ``#reduce``, ``#synth``. Rocq: sentences that are
+    ``#check``, ``#print``, ``#print axioms``, ``#reduce``, ``#synth`` (plus bare ``end [Name]``
+    units, dropped unscreened: ``_LEAN_END_UNIT``). Rocq: sentences that are
     read-only queries (``Print Assumptions``, ``Check``, ``About``, ``Print``, ``Search``,
     ``Compute``, ``Eval``, ``Locate``: ``rocq_helpers.readonly_sentence``). They print and change
     nothing, and the verdict never reads the candidate's own output (Rocq: ``Print Assumptions`` of
@@ -375,7 +382,7 @@ def _suffix_without_readonly(suffix: str, language: Language) -> tuple[str, list
     for a, b in itertools.pairwise(bounds):
         if _READONLY_UNIT.match(masked, a):
             dropped.append((a, b))
-        else:
+        elif not _LEAN_END_UNIT.fullmatch(masked, a, b):
             kept.append(suffix[a:b])
     return normalize("".join(kept), language), dropped
 

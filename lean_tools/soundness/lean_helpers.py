@@ -11,13 +11,16 @@ Allowed, and why it cannot touch the problem's statement:
   modifier left dangling at the end of a run would apply to the problem's next command or to
   the theorem: rejected). Opening ``Lean``/``IO`` namespaces is rejected (metaprogramming).
 - ``section [N]`` / ``noncomputable section [N]`` / ``namespace N`` closed by a matching ``end``
-  in the same run: Lean scopes ``variable``, ``open``, ``universe`` and local attributes to the
+  in the same run (also the module system's ``public section``, ``@[expose] public section``,
+  ``public noncomputable section``: ``public``/``@[expose]`` only decide what importing modules
+  see, so the block is scoped like any section): Lean scopes ``variable``, ``open``, ``universe`` and local attributes to the
   enclosing section or namespace, so everything inside ends at ``end``, before the problem's next
   command or theorem. Unclosed scopes and an ``end`` that closes a scope of the problem's are
   rejected.
-- ``variable``, ``open`` (without ``in``), ``universe``, ``attribute [local ...]``: only INSIDE such a
-  helper scope (at the top level of the helpers they would reach the theorem: a ``variable``
-  whose instance binder is included, a scoped notation opened, a local instance).
+- ``variable``, ``open`` (without ``in``), ``universe``, ``include``/``omit`` (which section
+  variables later helpers take), ``attribute [local ...]``: only INSIDE such a helper scope (at
+  the top level of the helpers they would reach the theorem: a ``variable`` whose instance binder
+  is included, a scoped notation opened, a local instance).
 - ``set_option NAME V`` without ``in``, anywhere: only options that cannot change what a statement
   means (``SAFE_OPTION``): resource limits (``maxHeartbeats``, ``maxRecDepth``,
   ``synthInstance.maxHeartbeats``, ``synthInstance.maxSize``; a limit can only make elaboration
@@ -64,18 +67,23 @@ TRUST_NEUTRAL_ATTRIBUTES = frozenset(
         "bound",
         "elab_as_elim",
         "nolint",
+        "expose",
     ]
 )
 """Attribute names allowed on helpers (``@[...]``, ``attribute [...]``): simp sets, casts,
-congruence and bound lemmas, unfolding/inlining hints, linter exemptions; proof automation only."""
+congruence and bound lemmas, unfolding/inlining hints, linter exemptions; proof automation only.
+``expose`` (Lean's module system, ``@[expose] def``): exports a definition's body to importing
+modules; visibility only, it changes nothing in how this file elaborates."""
 
 _MODIFIER_IN = re.compile(
     r"(?:open(?P<names>(?:[ \t]+(?!in(?![\w'.]))(?:[^\W\d][\w'.]*|\([^()\n]{0,200}\)|→)){1,40})"
     r"|set_option[ \t]+(?P<opt>\S+[ \t]+\S+))[ \t]+in(?![\w'.!?])[ \t]*"
 )
-_SCOPE_OPEN = re.compile(r"(?:noncomputable\s+)?(?P<kw>section|namespace)(?![\w'.!?])[ \t]*(?P<name>[^\s]*)")
+_SCOPE_OPEN = re.compile(
+    r"(?:(?:@\[\s*expose\s*\]\s*)?public\s+)?(?:noncomputable\s+)?(?P<kw>section|namespace)(?![\w'.!?])[ \t]*(?P<name>[^\s]*)"
+)
 _SCOPE_END = re.compile(r"end(?![\w'.!?])[ \t]*(?P<name>[^\s]*)")
-_SCOPED_CMD = re.compile(r"(?P<kw>variable|universe|open)(?![\w'.!?])(?P<rest>[^\n]*)")
+_SCOPED_CMD = re.compile(r"(?P<kw>variable|universe|open|include|omit)(?![\w'.!?])(?P<rest>[^\n]*)")
 _SETOPT = re.compile(r"set_option\s+(?P<opt>[^\s]+\s+[^\s]+)")
 _ATTR_CMD = re.compile(r"attribute\s*\[(?P<body>[^\]]{0,2000})\]")
 _READONLY = re.compile(r"#(?:check|print(?:\s+axioms)?|reduce|synth)(?![\w'.!?])")

@@ -129,7 +129,7 @@ _LEAN_COMMANDS = (  # noqa: SIM905 - one word list, kept compact
     "gen_injective_theorems% "
 ).split()
 _LEAN_DECLS = (  # noqa: SIM905 - one word list, kept compact
-    "theorem lemma def abbrev example noncomputable private protected "
+    "theorem lemma def abbrev example noncomputable private protected public "
 ).split()
 
 _RE_LEAN_HOLE = re.compile(_words(_LEAN_HOLES, r"[\w']").pattern.replace("(?![\\w'!?])", "(?![\\w'])"))
@@ -154,6 +154,7 @@ _LEAN_COL0_OK = frozenset(
         "noncomputable",
         "private",
         "protected",
+        "public",  # the module system's visibility modifier (`public lemma`, `public def`)
         "set_option",
         "termination_by",
         "decreasing_by",

@@ -29,6 +29,11 @@ def rules(text: str) -> set[str]:
         "snip begin\n" + LEMMA + "snip end\n",
         "lemma col0 : True := by\ntrivial\n",
         "lemma term0 (c : ℕ) : c ≤ c :=\nle_refl c\n",
+        # Lean's module system (session of 2026-12-01): visibility only.
+        "@[expose] public section\n" + LEMMA + "end\n",
+        "public noncomputable section\n" + LEMMA + "end\n",
+        "public " + LEMMA + "@[expose] public def d : ℕ := 1\n",
+        "section\nvariable {m : ℕ} (hm : 0 < m)\ninclude hm\n" + LEMMA + "omit hm in\n" + LEMMA.replace("aux", "aux2") + "end\n",
     ],
 )
 def test_allowed(text):
@@ -53,6 +58,12 @@ def test_allowed(text):
         ("open Lean in\n" + LEMMA, "lean.meta"),
         ("#eval 1\n" + LEMMA, "lean.command"),
         ("lemma col0 : True := by\nhave h : True := trivial\nmystery_command\nexact h\n", "lean.command"),
+        ("@[expose] public section\naxiom boom : False\nend\n", "lean.command"),
+        ("public section\n" + LEMMA, "lean.command"),  # unclosed
+        ("variable (h : False)\ninclude h\n" + LEMMA, "lean.command"),  # top level
+        ("include h\n" + LEMMA, "lean.command"),
+        ("@[expose, instance] def d : ℕ := 1\n", "lean.attribute"),
+        ("public meta def d : ℕ := 1\n", "lean.command"),
     ],
 )
 def test_rejected(text, rule):

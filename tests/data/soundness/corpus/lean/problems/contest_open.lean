@@ -1,0 +1,6 @@
+import Mathlib
+
+namespace Contest
+
+theorem add_zero_eq (n : ℕ) : n + 0 = n := by
+  sorry
