@@ -118,6 +118,7 @@ def _declared_names(helpers: str, language: Language) -> list[str]:
     else:
         pat = (
             r"(?<![\w'.])(?:Lemma|Theorem|Fact|Remark|Corollary|Proposition|Property|Example|Definition|Fixpoint|Ltac"
+            r"|Inductive|CoInductive|Variant|Record|Structure|Let"
             r"|Ltac2(?:\s+(?:rec|mutable))*)\s+([\w']+)"
         )
     return [n.replace("«", "").replace("»", "") for n in re.findall(pat, masked)]

@@ -40,6 +40,15 @@ judged as a ``Definition``). Allowed, outside helper proofs only:
   a statement they re-interpret fails ``constr_eq``, and ``Opaque`` does not stop the kernel from
   unfolding.
 
+- ``Inductive``/``Variant``/``Record``/``Structure``/``CoInductive``: positivity is checked by the
+  kernel (``Unset Positivity Checking`` and ``#[bypass_check]`` stay rejected, and a bypass shows in
+  ``Print Assumptions``); a coercion a record field declares meets the statement only after the
+  reference was elaborated. ``Class`` stays rejected (instance resolution).
+- ``Local``/``Global``/``#[local]``/``#[global]``/``#[export]`` before a helper declaration
+  (``Local Definition``, ``#[local] Lemma``): locality only decides what a file that Requires this
+  one sees; the declaration itself meets the usual rules.
+- read-only queries (``Check``, ``Search``, ``Print Assumptions`` ..., see below) among the helpers.
+
 Still rejected everywhere (word rules): ``Notation``/``Infix``, ``Instance``, ``Coercion``,
 ``Canonical``, ``Module``, ``Export``, ``Program``, ``Axiom``/``Parameter``, ``Declare ML Module``,
 ``Load``, ``Redirect``, every other option. Notations, instances and coercions would also be caught
@@ -103,6 +112,15 @@ _IN_SECTION = re.compile(r"(?:Variables?|Hypothes[ie]s|Context)(?![\w'])")
 _LET = re.compile(r"Let(?![\w'])")
 _SECTION = re.compile(r"Section\s+(?P<name>[\w']+)\s*\.$")
 _END = re.compile(r"End\s+(?P<name>[\w']+)\s*\.$")
+# A locality prefix on a helper declaration (``Local Definition``, ``#[local] Lemma``): only the
+# prefix is blanked, so the declaration meets the usual head rules.
+_LOCAL_DECL = re.compile(
+    _LOCALITY + r"(?=(?:" + "|".join(ROCQ_THEOREM_KEYWORDS) + r"|Definition|Fixpoint|Ltac2?|Inductive|Variant|Record|Structure)(?![\w']))"
+)
+# Inductive types and records: positivity is checked by the kernel (a bypass shows in Print
+# Assumptions), their names are new, and a coercion a record field declares (``:>``) meets the
+# statement only after the reference was elaborated (``constr_eq``). ``Class`` stays rejected.
+_TYPE_DECL = re.compile(r"(?:Inductive|CoInductive|Variant|Record|Structure)(?![\w'])")
 _TYPECLASS_DB = re.compile(r"(?<![\w'])typeclass_instances(?![\w'])")
 _DECL_HEADS = frozenset(ROCQ_THEOREM_KEYWORDS) | {"Definition", "Fixpoint", "Let"}
 _HEAD = re.compile(r"(?:#\[[^\]]*\]\s*)?(?:(?:Local|Global)\s+)?(?P<w>[A-Za-z_][\w']*)")
@@ -165,7 +183,15 @@ def final_run(masked: str) -> tuple[str, dict[int, str]]:
         if k in in_proof or e in exempt:
             continue
         sent = masked[s:e]
-        if _WHOLE.match(sent):
+        if (loc := _LOCAL_DECL.match(sent)) and loc.end() > 0:
+            _blank(chars, s, s + loc.end())
+            sent = masked[s + loc.end() : e].lstrip()
+        if _TYPE_DECL.match(sent):
+            exempt[e] = "skip"  # the whole sentence still meets the word rules
+        elif (q := _READONLY.match(sent)) is not None:
+            _blank(chars, s, s + q.end())  # a read-only query among the helpers: prints only
+            exempt[e] = "skip"
+        elif _WHOLE.match(sent):
             _blank(chars, s, e)
             exempt[e] = "skip"
         elif m := (_PREFIX.match(sent) if not _TYPECLASS_DB.search(sent) else None) or (_IN_SECTION.match(sent) if k in inside else None):

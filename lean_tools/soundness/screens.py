@@ -334,7 +334,9 @@ _RE_ROCQ_ATTR = re.compile(r"#\[")
 # the replayed reconstruction, not a call to external provers (see ``HAMMER_TACTICS_IMPORT``).
 _RE_ROCQ_HAMMER = re.compile(r"(?<![\w'.])(?:hammer\w*|predict|Hammer_\w+)(?![\w'])")
 _RE_ROCQ_RESERVED = re.compile(r"(?<![\w'])__prover\w*")
-_RE_SENTENCE_LEAD = re.compile(r"(?:\s|[-+*{}]|(?:\d+|all|par|\[\s*[\w']+\s*\])\s*:(?!=))*")
+# Bullets, braces, goal selectors and the control prefixes ``Time``/``Timeout N`` (they run the
+# sentence that follows unchanged, so that sentence is judged by its own first word).
+_RE_SENTENCE_LEAD = re.compile(r"(?:\s|[-+*{}]|(?:\d+|all|par|\[\s*[\w']+\s*\])\s*:(?!=)|(?:Time|Timeout\s+\d+)\s+(?=[A-Za-z_]))*")
 
 
 def sentence_head(sentence: str) -> str:

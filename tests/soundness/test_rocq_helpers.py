@@ -32,6 +32,10 @@ def rules(text: str, final: bool = True) -> set[str]:
         "Open Scope nat_scope.\nLocal Close Scope nat_scope.\nDeclare Scope my_scope.\n" + LEMMA,
         LEMMA + "Arguments aux a : clear implicits.\nOpaque aux.\nGlobal Transparent aux.\nImplicit Types n m : nat.\n",
         "Import Nat.\n" + LEMMA,
+        "Inductive ev : nat -> Prop := ev0 : ev 0 | evSS n : ev n -> ev (S (S n)).\nRecord pt := mkPt { px : nat }.\n",
+        "Variant color := Red | Green.\nStructure box := { content : nat }.\n" + LEMMA,
+        "Local Ltac crush := auto.\nLocal Definition three := 3.\n#[local] Lemma t3 : three = 3.\nProof. reflexivity. Qed.\n",
+        "Check Nat.add_comm.\nSearch (_ + 0 = _).\n" + LEMMA + "Print Assumptions aux.\n",
     ],
 )
 def test_final_run_allows(text):
@@ -58,6 +62,11 @@ def test_final_run_allows(text):
         ('Local Notation "x ²" := (x * x) (at level 1).\n', "rocq.banned"),  # stays rejected
         ("Module M.\nEnd M.\nImport M.\n", "rocq.banned"),
         ("Export Nat.\n", "rocq.banned"),
+        ("Class C := { c : nat }.\n", "rocq.command"),  # instance resolution: stays rejected
+        ("Local Axiom boom : False.\n", "rocq.banned"),
+        ("#[program] Definition d : nat := 1.\n", "rocq.attribute"),
+        ("Local Unset Positivity Checking.\nInductive T := c : (T -> False) -> T.\n", "rocq.banned"),
+        ("Check ltac:(admit).\n", "rocq.hole"),
     ],
 )
 def test_final_run_rejects(text, rule):
@@ -92,3 +101,8 @@ def test_readonly_queries(sentence):
 )
 def test_not_readonly(sentence, rule):
     assert rule in {f.rule for f in screen_rocq_readonly(sentence)}
+
+
+def test_time_prefix_judges_the_sentence_after_it():
+    assert screen_rocq("  Time lia.\n  Timeout 10 auto.", role="proof") == ()
+    assert "rocq.command" in {f.rule for f in screen_rocq("  Time Axiom boom : False.", role="proof")}

@@ -1,0 +1,14 @@
+(* honest | problem: comm2.v | Check, Search and Print Assumptions among the helpers *)
+Require Import Arith Lia.
+
+Check Nat.add_comm.
+Search (_ + _ = _ + _).
+
+Lemma my_comm (a b : nat) : a + b = b + a.
+Proof. apply Nat.add_comm. Qed.
+Print Assumptions my_comm.
+
+Theorem comm2 (a b : nat) : a + b = b + a.
+Proof.
+  apply my_comm.
+Qed.

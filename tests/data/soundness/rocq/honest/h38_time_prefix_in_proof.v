@@ -1,0 +1,8 @@
+(* honest | problem: big_lia.v | Time before a tactic in the proof *)
+Require Import Arith Lia.
+
+
+Theorem big_lia (a b c : nat) (h : a <= b) (h2 : b <= c) : a <= c.
+Proof.
+  Time lia.
+Qed.
