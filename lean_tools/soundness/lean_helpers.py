@@ -80,7 +80,7 @@ _MODIFIER_IN = re.compile(
     r"|set_option[ \t]+(?P<opt>\S+[ \t]+\S+))[ \t]+in(?![\w'.!?])[ \t]*"
 )
 _SCOPE_OPEN = re.compile(
-    r"(?:(?:@\[\s*expose\s*\]\s*)?public\s+)?(?:noncomputable\s+)?(?P<kw>section|namespace)(?![\w'.!?])[ \t]*(?P<name>[^\s]*)"
+    r"(?:@\[\s*expose\s*\]\s*)?(?:public\s+)?(?:noncomputable\s+)?(?P<kw>section|namespace)(?![\w'.!?])[ \t]*(?P<name>[^\s]*)"
 )
 _SCOPE_END = re.compile(r"end(?![\w'.!?])[ \t]*(?P<name>[^\s]*)")
 _SCOPED_CMD = re.compile(r"(?P<kw>variable|universe|open|include|omit)(?![\w'.!?])(?P<rest>[^\n]*)")

@@ -32,6 +32,7 @@ def rules(text: str) -> set[str]:
         # Lean's module system (session of 2026-12-01): visibility only.
         "@[expose] public section\n" + LEMMA + "end\n",
         "public noncomputable section\n" + LEMMA + "end\n",
+        "@[expose] section\n" + LEMMA + "end\n",
         "public " + LEMMA + "@[expose] public def d : ℕ := 1\n",
         "section\nvariable {m : ℕ} (hm : 0 < m)\ninclude hm\n" + LEMMA + "omit hm in\n" + LEMMA.replace("aux", "aux2") + "end\n",
     ],
