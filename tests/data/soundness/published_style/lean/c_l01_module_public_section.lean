@@ -1,0 +1,9 @@
+module
+
+public import Mathlib
+
+@[expose] public section
+
+
+theorem add_comm' (a b : ℕ) : a + b = b + a := by
+  omega

@@ -1,0 +1,5 @@
+import Mathlib
+
+
+lemma lt_succ' (n : ℕ) : n < n + 1 :=
+  Nat.lt_succ_self n

@@ -1,0 +1,6 @@
+import Mathlib
+
+
+/-- The main result. -/
+theorem div_two (n : ℕ) (h : n % 2 = 0) : 2 ∣ n := by
+  omega

@@ -1,0 +1,6 @@
+module
+
+public import Mathlib
+
+
+public theorem mul_self_nonneg' (x : ℤ) : 0 ≤ x * x := mul_self_nonneg x

@@ -1,0 +1,8 @@
+import Mathlib
+
+namespace Contest
+
+
+theorem t1 (n : ℕ) : n + 0 = n := by simp
+
+end Contest

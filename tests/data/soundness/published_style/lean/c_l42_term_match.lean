@@ -1,0 +1,11 @@
+import Mathlib
+import Aesop
+
+set_option maxHeartbeats 400000
+
+open BigOperators Real Nat Topology Rat
+
+
+theorem tm (h : ∃ x : ℕ, x > 3) : ∃ y : ℕ, y > 2 :=
+  match h with
+  | ⟨x, hx⟩ => ⟨x, by omega⟩

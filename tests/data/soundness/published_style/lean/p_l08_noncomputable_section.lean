@@ -1,0 +1,3 @@
+import Mathlib
+
+theorem halves (x : ℝ) : x / 2 + x / 2 = x := sorry

@@ -1,0 +1,3 @@
+import Mathlib
+
+lemma lt_succ' (n : ℕ) : n < n + 1 := sorry

@@ -1,0 +1,5 @@
+import Mathlib
+
+open Real
+
+theorem pi_pos' : 0 < π := sorry

@@ -1,0 +1,3 @@
+import Mathlib
+
+theorem small : (7 : ℕ) ∣ 21 := sorry

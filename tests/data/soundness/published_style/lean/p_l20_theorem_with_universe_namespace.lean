@@ -1,0 +1,3 @@
+import Mathlib
+
+theorem id_three : id 3 = 3 := sorry

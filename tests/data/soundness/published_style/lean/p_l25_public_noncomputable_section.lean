@@ -1,0 +1,7 @@
+module
+
+public import Mathlib
+
+public noncomputable section
+
+theorem r2 (x : ℝ) : x + 0 = x := sorry

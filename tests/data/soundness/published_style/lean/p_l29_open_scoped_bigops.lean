@@ -1,0 +1,6 @@
+import Mathlib
+
+open scoped BigOperators
+open Finset
+
+theorem s3 : ∑ i ∈ range 3, i = 3 := sorry

@@ -1,0 +1,3 @@
+import Mathlib
+
+theorem amgm (x y : ℝ) (hx : 0 < x) (hy : 0 < y) : 2 * x * y ≤ x ^ 2 + y ^ 2 := sorry

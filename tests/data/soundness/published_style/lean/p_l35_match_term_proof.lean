@@ -1,0 +1,3 @@
+import Mathlib
+
+theorem exists_succ (n : ℕ) : ∃ m, m = n + 1 := sorry

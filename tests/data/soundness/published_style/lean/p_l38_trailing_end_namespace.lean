@@ -1,0 +1,5 @@
+import Mathlib
+
+namespace Contest
+
+theorem t1 (n : ℕ) : n + 0 = n := sorry

@@ -1,0 +1,9 @@
+import Mathlib
+import Aesop
+
+set_option maxHeartbeats 400000
+
+open BigOperators Real Nat Topology Rat
+
+theorem sh (a b : ℕ) (h : a ≤ b) : a ≤ b + 1 := by
+  sorry

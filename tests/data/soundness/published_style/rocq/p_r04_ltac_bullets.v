@@ -1,0 +1,5 @@
+Require Import Arith Lia.
+
+Theorem sum_both (n m : nat) : (n + 0) + (0 + m) = n + m.
+Proof.
+Admitted.

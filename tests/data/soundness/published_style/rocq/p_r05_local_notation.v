@@ -1,0 +1,5 @@
+Require Import Arith Lia.
+
+Theorem sq_le (x : nat) : x <= x * x \/ x = 0.
+Proof.
+Admitted.

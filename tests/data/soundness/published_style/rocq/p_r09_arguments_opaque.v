@@ -1,0 +1,5 @@
+Require Import Arith Lia.
+
+Theorem nat_sq (n : nat) : n <= n * n \/ n = 0.
+Proof.
+Admitted.

@@ -1,0 +1,5 @@
+Require Import Arith Lia.
+
+Theorem add3 (n : nat) : n + 3 = 3 + n.
+Proof.
+Admitted.

@@ -1,0 +1,5 @@
+Require Import Arith Lia.
+
+Theorem four_even : exists k, 4 = k + k.
+Proof.
+Admitted.

@@ -1,0 +1,5 @@
+Require Import Arith Lia.
+
+Theorem one_le_succ (n : nat) : 1 <= S n.
+Proof.
+Admitted.
