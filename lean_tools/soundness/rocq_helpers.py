@@ -60,8 +60,8 @@ read-only query (``Print Assumptions X``, ``Print X``, ``Check``, ``About``, ``S
 Why these may follow the proof: they print and change nothing, and the verdict never reads the
 candidate process's output (``Print Assumptions`` of the TARGET runs in the separate query
 process), so a ``Print Assumptions`` of another theorem, or printed text, hides nothing.
-``Redirect``, ``Print Universes`` (it can write a file), ``Time``/``Fail`` prefixes and every other
-command after the proof stay rejected.
+``Redirect``, ``Print [Sorted] Universes`` (they can write a file), ``Time``/``Fail`` prefixes
+and every other command after the proof stay rejected.
 """
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ def final_run(masked: str) -> tuple[str, dict[int, str]]:
 
 
 _READONLY = re.compile(
-    r"(?:Print\s+Assumptions|Print\s+(?:Opaque|Transparent|All)\s+Dependencies|Print(?!\s+Universes)(?=\s)"
+    r"(?:Print\s+Assumptions|Print\s+(?:Opaque|Transparent|All)\s+Dependencies|Print(?!\s+(?:Sorted\s+)?Universes)(?=\s)"
     r"|Check|About|Search|SearchPattern|SearchRewrite|SearchHead|Compute|Eval|Locate)(?![\w'])"
 )
 

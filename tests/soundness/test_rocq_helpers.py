@@ -92,6 +92,7 @@ def test_readonly_queries(sentence):
     [
         ('Redirect "f" Print Assumptions t.', "candidate.suffix"),
         ("Print Universes.", "candidate.suffix"),  # can write a file
+        ('Print Sorted Universes "Query.v".', "candidate.suffix"),
         ("Time Check t.", "candidate.suffix"),
         ("Definition x := 1.", "candidate.suffix"),
         ("Eval native_compute in 1 + 1.", "rocq.banned"),
