@@ -193,6 +193,9 @@ class Fixpoint:
 
     name: str
     depth: int
+    conditional: bool = field(default=False, compare=False)
+    """Its body branches on a test (``if Nat.eqb x y then ... else ...``): after it computes, the
+    goal has a condition to split on."""
 
 
 def header_inductives(header: str) -> tuple[str, ...]:
@@ -212,7 +215,10 @@ def header_fixpoints(header: str) -> tuple[Fixpoint, ...]:
         depth = 1
         if re.search(r"\|\s*S\s*\(\s*S\b", body) or re.search(r"\|\s*\w+\s*::\s*\w+\s*::", body):
             depth = 2
-        out.append(Fixpoint(m.group(1), depth))
+        # the second step written as a nested match: `| S k => match k with ... | S j => ...`
+        if re.search(r"\|\s*(?:S\s+|\w+\s*::\s*)(\w+)\s*=>\s*match\s+\1\s+with", body):
+            depth = 2
+        out.append(Fixpoint(m.group(1), depth, conditional=bool(re.search(r"\bif\b[\s\S]*\bthen\b", body))))
     return tuple(out)
 
 

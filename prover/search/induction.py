@@ -11,9 +11,15 @@ What is covered: variables of the goal whose type is ``list``, ``option``, ``nat
 ``prod`` or an ``Inductive`` of the problem's header (trees ...); the induction hypotheses are
 rewritten by their generated names (``IHl``, ``IHt1``/``IHt2`` ...); other variables of the
 conclusion are generalised first in a second variant (accumulator-style lemmas). Fixpoints
-whose patterns go two constructors deep (``S (S m)``) get strong induction
-(``lt_wf_ind``) and a case split two levels deep, so that both recursive calls meet an
-induction hypothesis.
+whose patterns go two constructors deep (``S (S m)``, or a nested ``match`` on the
+predecessor) get strong induction (``lt_wf_ind``) and a case split two levels deep, so that
+both recursive calls meet an induction hypothesis. Variants: a ``Fixpoint`` that branches on a
+test gets the ``if`` split after it computes (``induction-if``); list goals with ``++``,
+``length``, ``rev`` or ``map`` get the library's list equations (``induction-app``); over ``R``
+a power whose exponent holds the variable is unfolded (``pow`` computes on ``S``); a
+``Fixpoint`` applied to ``c * v + d`` gets its step argument rewritten to ``S (S ...)``
+(``induction-scaled``). Closers name only the tactics the session knows
+(``ProblemContext.absent_tactics``: no ``ring`` without ``Arith``).
 
 What is not covered: mutual inductives, nested induction (lists of trees), functional
 induction schemes (``Functional Scheme`` needs a command, not a tactic).
@@ -32,6 +38,11 @@ STD_RECURSIVE = ("list", "nat")
 """Recursive standard types whose variables get ``induction``."""
 STD_FLAT = ("option", "bool", "prod", "sum")
 """Non-recursive standard types: ``destruct`` is the induction."""
+
+
+LIST_EQUATIONS = ("app_length", "rev_length", "map_length", "app_nil_r", "app_assoc")
+"""The standard library's equations that bring list goals into one normal form (left-nested
+``++``, lengths of ``++``/``rev``/``map`` as sums): ``induction-app`` rewrites with them."""
 
 
 def _type_head(t: str) -> str:
@@ -112,6 +123,18 @@ def structural_induction(f: Focus, limit: int = 2) -> list[Candidate]:
         step_unfold = unfold.replace("cbn [", "cbn [pow ", 1) if d.real and _in_exponent(g.concl, v) else unfold
         body = f"{step_unfold}; {_ih_rewrites(v)}{casts}; {fin}"
         out.append(Candidate(tactic=f"induction {v}; {body}", kind="close", timeout=3, tag="induction-struct"))
+        ih = _ih_rewrites(v)
+        if any(fx.conditional and re.search(rf"\b{re.escape(fx.name)}\b", g.all_text) for fx in ctx.fixpoints):
+            # the function computed to `if c then .. else ..`: split on each test, compute again
+            split = f"repeat (match goal with |- context [if ?c then _ else _] => destruct c end; {step_unfold})"
+            tac = f"induction {v}; {step_unfold}; {ih}; {split}; {ih}; {fin}"
+            out.append(Candidate(tactic=tac, kind="close", timeout=3, tag="induction-if"))
+        if head == "list" and re.search(r"\+\+|\b(?:length|rev|map)\b", g.concl):
+            # a Fixpoint built from `++`: the step case meets the IH once the library's equations
+            # about `++` (`length (l ++ m)`, `l ++ []`, associativity) are rewritten
+            lists = f"rewrite ?{', ?'.join(LIST_EQUATIONS)} in *"
+            tac = f"induction {v}; {step_unfold}; {lists}; {step_unfold}; {ih}; {fin}"
+            out.append(Candidate(tactic=tac, kind="close", timeout=3, tag="induction-app"))
         others = _others(g, v)
         if others:
             gen = "; ".join(f"generalize dependent {o}" for o in others)

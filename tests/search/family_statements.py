@@ -62,6 +62,20 @@ S4 = {
   "Require Import List.\nImport ListNotations.",
   "Theorem forall_right (P : nat -> Prop) (l m : list nat) (h : Forall P (l ++ m)) : Forall P m.",
  ),
+ "keep_len": (
+  (
+   "Require Import List Arith Lia.\nImport ListNotations.\n"
+   "Fixpoint keep (l : list nat) : list nat := match l with [] => [] | x :: r => if Nat.even x then x :: keep r else keep r end."
+  ),
+  "Theorem keep_shorter (l : list nat) : length (keep l) <= length l.",
+ ),
+ "flat_len": (
+  (
+   "Require Import List Arith Lia.\nImport ListNotations.\n"
+   "Fixpoint flat (l : list (list nat)) : list nat := match l with [] => [] | x :: r => x ++ flat r end."
+  ),
+  "Theorem flat_app_len (l m : list (list nat)) : length (flat (l ++ m)) = length (flat l) + length (flat m).",
+ ),
 }
 S.update(S4)
 

@@ -24,6 +24,23 @@ def test_header_inductives_and_fixpoint_depths():
     assert header_inductives(h) == ("bt",)
     assert header_fixpoints(S["lucas_pos"][0]) == (Fixpoint("lucas", 2),)
     assert header_fixpoints(S["map_succ_total"][0]) == (Fixpoint("total", 1),)
+    nested = "Fixpoint pell (n : nat) : nat := match n with 0 => 0 | S k => match k with 0 => 1 | S j => 2 * pell k + pell j end end."
+    assert header_fixpoints(nested) == (Fixpoint("pell", 2),)
+    (keep,) = header_fixpoints(S["keep_len"][0])
+    assert keep.conditional and not header_fixpoints(S["map_succ_total"][0])[0].conditional
+
+
+def test_induction_variants_for_tests_and_appends_fire_only_where_they_apply():
+    def tags(name, goal):
+        ctx = ProblemContext.of(S[name][0], S[name][1], "rocq")
+        return {c.tag for c in ROCQ.candidates(goal, 0, ctx=ctx)[0]}
+
+    keep = tags("keep_len", "  l : list nat\n  ============================\n  length (keep l) <= length l")
+    assert "induction-if" in keep and "induction-app" in keep
+    flat = tags("flat_len", "  l, m : list (list nat)\n  ============================\n  length (flat (l ++ m)) = length (flat l)")
+    assert "induction-app" in flat and "induction-if" not in flat
+    tot = tags("map_succ_total", "  l : list nat\n  ============================\n  total l >= 0")
+    assert not {"induction-if", "induction-app"} & tot
 
 
 def test_inductive_vars_orders_standard_types_first_and_skips_functions():
@@ -142,6 +159,8 @@ QUICK = {
     "dup_len": "induction-struct",
     "geo3": "induction-struct",
     "forall_app": "library-search",
+    "keep_len": "induction-if",
+    "flat_len": "induction-app",
 }
 
 
