@@ -23,8 +23,14 @@ name, adds a coercion/instance/canonical structure, or a notation that survived 
 changes the elaborated term and is caught. A separate problem module cannot do this for the
 many problem files with top-level ``Variable``s (``Variable R : realType.``): those are
 distinct constants in two modules, so even an honest candidate's type would differ.
-Limit: a problem whose target sits inside a ``Section`` whose variables the proof uses
-gets a different generalised type after ``End`` and is rejected (never wrongly accepted).
+Targets inside a problem's own ``Section``: at ``End`` the ``Admitted`` probe is generalised
+over EVERY section variable, while a proved theorem is generalised over the ones its proof uses,
+so a correct proof that leaves a section hypothesis unused got a different type and was rejected.
+When the target sits in an open section, the module therefore gets ``Set Default Proof Using
+"All".`` right after the probe: the target is then generalised like the probe (a candidate's own
+``Proof using ...`` or a later ``Set Default Proof Using`` still narrows it, and then fails
+``constr_eq``: rejected, never wrongly accepted). Both types stay compared with ``constr_eq``, so
+the discharged statement must still be exactly the problem's.
 
 The query's output cannot be forged by the candidate: ``Print Assumptions`` text inside the
 candidate (comments, strings, ``idtac``) is printed, if at all, by the first process, whose
@@ -52,9 +58,26 @@ MODULE = "Candidate"
 PROBE = "__prover_reference"
 
 
+def in_open_section(problem: SourceFile) -> bool:
+    """Whether the problem's theorem sits inside a ``Section`` its own text opened (``Section X.``
+    sentences before the theorem not closed by a matching ``End X.``)."""
+    masked = mask(problem.text[: problem.decl_start], "rocq")
+    stack: list[str] = []
+    for a, b in rocq_sentences(masked):
+        words = masked[a:b].rstrip(".").split()
+        if len(words) == 2 and words[0] == "Section":
+            stack.append(words[1])
+        elif len(words) == 2 and words[0] == "End" and stack and stack[-1] == words[1]:
+            stack.pop()
+    return bool(stack)
+
+
 def build_candidate_module(problem: SourceFile, candidate_text: str, split: CandidateSplit) -> str:
-    """The candidate text with the reference probe inserted at ``split.helpers_start``."""
+    """The candidate text with the reference probe inserted at ``split.helpers_start`` (and, for a
+    target inside the problem's open section, ``Set Default Proof Using "All".``: module docstring)."""
     probe = f"\nLemma {PROBE} {problem.statement}.\nAdmitted.\n"
+    if in_open_section(problem):
+        probe += 'Set Default Proof Using "All".\n'
     at = split.helpers_start
     return candidate_text[:at] + probe + candidate_text[at:]
 

@@ -107,3 +107,18 @@ def test_not_readonly(sentence, rule):
 def test_time_prefix_judges_the_sentence_after_it():
     assert screen_rocq("  Time lia.\n  Timeout 10 auto.", role="proof") == ()
     assert "rocq.command" in {f.rule for f in screen_rocq("  Time Axiom boom : False.", role="proof")}
+
+
+def test_probe_generalised_like_the_target_inside_the_problems_section():
+    from lean_tools.soundness.candidate import check_candidate
+    from lean_tools.soundness.rocq_verify import build_candidate_module, in_open_section
+    from lean_tools.source import parse_source
+
+    inside = "Section S.\nVariable n : nat.\nHypothesis H : 0 < n.\nTheorem t : n <= n.\nProof.\nAdmitted.\nEnd S.\n"
+    closed = "Section S.\nVariable n : nat.\nEnd S.\nTheorem t : 1 <= 1.\nProof.\nAdmitted.\n"
+    assert in_open_section(parse_source(inside, "rocq")) and not in_open_section(parse_source(closed, "rocq"))
+    for problem, expected in ((inside, True), (closed, False)):
+        p = parse_source(problem, "rocq")
+        cand = problem.replace("Admitted.", "auto.\nQed.")
+        mod = build_candidate_module(p, cand, check_candidate(p, cand).split)
+        assert ('Set Default Proof Using "All".' in mod) is expected
