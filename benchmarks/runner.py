@@ -10,6 +10,12 @@ Contract:
   attempts. An attempt that exceeds its hard limit (``timeout_s`` plus grace) has its worker's
   whole process group killed and is recorded as ``timeout``; a worker that dies is recorded
   as ``error`` and replaced.
+- Warm-up: if the attempt function has a ``warmup`` attribute (a callable taking no arguments,
+  e.g. loading a model), each local worker calls it once when it starts, before its first
+  attempt, so a one-off load is not charged to an attempt's budget or hard limit. It has
+  ``WARMUP_LIMIT_S`` wall seconds; a warm-up that raises or overruns stops the run with a
+  ``RunError`` naming the cause (attempts already recorded stay recorded). A worker replaced
+  after a kill warms up again. The Ray backend does not call it (a task's first call pays).
 - Ray backend (``pip install agentic-prover[ray]``): the same attempts as Ray tasks
   (``RAY_ADDRESS`` picks the cluster); the driver still does all DB writes.
 - Resume: see ``benchmarks.db``. Attempts are claimed one at a time just before dispatch,
@@ -33,6 +39,7 @@ from .db import ResultsDB, current_owner
 from .problem import AttemptRequest, AttemptResult, BenchProblem
 
 DEFAULT_ATTEMPT = "benchmarks.attempt:prover_attempt"
+WARMUP_LIMIT_S = 900.0
 
 
 def hard_limit(timeout_s: float, grace_s: float | None = None) -> float:
@@ -108,6 +115,14 @@ def _worker_main(conn: Connection, fn_ref) -> None:
         pass
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     fn = resolve_attempt_fn(fn_ref)
+    warmup = getattr(fn, "warmup", None)
+    failure = ""
+    if callable(warmup):
+        try:
+            warmup()
+        except Exception as e:  # noqa: BLE001 - reported to the driver, which stops the run
+            failure = f"{type(e).__name__}: {e}"[:2000]
+    conn.send(("ready", failure))  # the first message: the driver dispatches only after it
     while True:
         try:
             msg = conn.recv()
@@ -127,7 +142,21 @@ class _Worker:
         self.proc.start()
         child.close()
         self.task: tuple[int, BenchProblem, int] | None = None
-        self.deadline = 0.0
+        self.ready = False  # until the worker's warm-up message arrives
+        self.deadline = time.monotonic() + WARMUP_LIMIT_S
+
+    def take_ready(self) -> None:
+        """Read the worker's first message (sent after its warm-up); a failed warm-up is a RunError."""
+        try:
+            tag, failure = self.conn.recv()
+        except (EOFError, OSError):
+            self.proc.join(timeout=5)
+            raise RunError(f"a benchmark worker died while warming up (exit code {self.proc.exitcode})") from None
+        if tag != "ready":
+            raise RunError(f"a benchmark worker sent {tag!r} before its ready message")
+        if failure:
+            raise RunError(f"the attempt function's warm-up failed: {failure}")
+        self.ready = True
 
     def kill(self) -> None:
         for sig_target in (lambda: os.killpg(self.proc.pid, signal.SIGKILL), self.proc.kill):
@@ -212,7 +241,7 @@ def _run_local(todo, db: ResultsDB, spec: RunSpec, *, workers: int, attempt_fn, 
     try:
         while True:
             for w in pool:
-                while w.task is None and queue:
+                while w.ready and w.task is None and queue:
                     problem, seed = queue.popleft()
                     aid = db.claim(spec.run_key, problem.id, seed, suite_version=spec.suite_version,
                                    config_hash=spec.config_hash, timeout_s=spec.timeout_s, owner=owner)
@@ -220,12 +249,18 @@ def _run_local(todo, db: ResultsDB, spec: RunSpec, *, workers: int, attempt_fn, 
                         continue
                     w.conn.send((problem.model_dump_json(), spec.request(seed).model_dump_json()))
                     w.task, w.deadline = (aid, problem, seed), time.monotonic() + limit
-            busy = [w for w in pool if w.task is not None]
+            busy = [w for w in pool if w.task is not None or (not w.ready and queue)]
             if not busy:
                 break
             now = time.monotonic()
             ready = wait([w.conn for w in busy], timeout=max(0.0, min(w.deadline for w in busy) - now))
             for i, w in enumerate(pool):
+                if not w.ready:
+                    if w.conn in ready:
+                        w.take_ready()
+                    elif time.monotonic() >= w.deadline:
+                        raise RunError(f"a benchmark worker's warm-up took more than {WARMUP_LIMIT_S:g} s")
+                    continue
                 if w.task is None:
                     continue
                 aid, problem, seed = w.task

@@ -357,6 +357,15 @@ def lm_attempt(problem, request):
     return _search(problem, request, src, draw, t0)
 
 
+def _lm_warmup() -> None:
+    """Load the policy ``lm_attempt`` will use (the runner calls this once per worker, outside any
+    attempt's budget and hard limit; see ``benchmarks.runner``)."""
+    load_lm_policy(_checkpoint_ref(), os.environ.get(ENV_POLICY, "trained"), temperature_from_env())
+
+
+lm_attempt.warmup = _lm_warmup  # type: ignore[attr-defined]
+
+
 # -- CLI -------------------------------------------------------------------------------------
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m rl.bench", description="curriculum problems as a benchmark folder")

@@ -40,3 +40,26 @@ def hanging_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRe
 
 def dying_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
     os._exit(7)
+
+
+def _slow_warmup() -> None:
+    time.sleep(1.5)  # longer than the hard limit the warm-up test runs under (1 s)
+
+
+def _failing_warmup() -> None:
+    raise RuntimeError("model folder missing")
+
+
+def warm_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
+    """Proves at once, reporting this worker's pid: a one-off warm-up (``warmup``) runs first."""
+    return AttemptResult(outcome="proved", proof="trivial.", reason=f"pid {os.getpid()}")
+
+
+warm_attempt.warmup = _slow_warmup  # type: ignore[attr-defined]
+
+
+def broken_warm_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
+    return AttemptResult(outcome="proved", proof="trivial.")
+
+
+broken_warm_attempt.warmup = _failing_warmup  # type: ignore[attr-defined]

@@ -71,6 +71,25 @@ def test_hard_timeout_kills_worker_and_run_continues(tmp_path):
         assert all(r["wall_s"] == pytest.approx(1.0) for r in rows)
 
 
+def test_warmup_runs_once_per_worker_outside_the_hard_limit(tmp_path):
+    # the warm-up sleeps 1.5 s, longer than the 1 s hard limit: charged to an attempt, each would time out
+    probs, spec = _problems(4), _spec(timeout=0.5)
+    with ResultsDB(tmp_path / "r.db") as db:
+        run_attempts(probs, db, spec, k=1, workers=2, attempt_fn="bench_fakes:warm_attempt", grace_s=0.5)
+        rows = db.conn.execute("SELECT outcome, reason, wall_s FROM attempts").fetchall()
+        assert [r["outcome"] for r in rows] == ["proved"] * 4
+        assert all(r["wall_s"] < 1.0 for r in rows)
+        assert len({r["reason"] for r in rows}) <= 2  # two workers, each warmed once, none replaced
+
+
+def test_failed_warmup_stops_the_run_with_its_cause(tmp_path):
+    probs, spec = _problems(2), _spec()
+    with ResultsDB(tmp_path / "r.db") as db:
+        with pytest.raises(RunError, match="warm-up failed: RuntimeError: model folder missing"):
+            run_attempts(probs, db, spec, k=1, workers=1, attempt_fn=bench_fakes.broken_warm_attempt)
+        assert db.conn.execute("SELECT count(*) FROM attempts WHERE status='done'").fetchone()[0] == 0
+
+
 def test_dead_worker_is_recorded_and_replaced(tmp_path):
     probs, spec = _problems(3), _spec()
     with ResultsDB(tmp_path / "r.db") as db:
