@@ -121,6 +121,7 @@ _LOCAL_DECL = re.compile(
 # Assumptions), their names are new, and a coercion a record field declares (``:>``) meets the
 # statement only after the reference was elaborated (``constr_eq``). ``Class`` stays rejected.
 _TYPE_DECL = re.compile(r"(?:Inductive|CoInductive|Variant|Record|Structure)(?![\w'])")
+_RESERVED = re.compile(r"(?<![\w'])__prover")
 _TYPECLASS_DB = re.compile(r"(?<![\w'])typeclass_instances(?![\w'])")
 _DECL_HEADS = frozenset(ROCQ_THEOREM_KEYWORDS) | {"Definition", "Fixpoint", "Let"}
 _HEAD = re.compile(r"(?:#\[[^\]]*\]\s*)?(?:(?:Local|Global)\s+)?(?P<w>[A-Za-z_][\w']*)")
@@ -162,7 +163,7 @@ def final_run(masked: str) -> tuple[str, dict[int, str]]:
     stack: list[tuple[str, int]] = []
     pairs: list[tuple[int, int]] = []
     for k, (s, e) in enumerate(sents):
-        if k in in_proof:
+        if k in in_proof or _RESERVED.search(masked, s, e):
             continue
         sent = masked[s:e]
         if m := _SECTION.match(sent):
@@ -180,8 +181,8 @@ def final_run(masked: str) -> tuple[str, dict[int, str]]:
             _blank(chars, s, e)
             exempt[e] = "skip"
     for k, (s, e) in enumerate(sents):
-        if k in in_proof or e in exempt:
-            continue
+        if k in in_proof or e in exempt or _RESERVED.search(masked, s, e):
+            continue  # a sentence naming the verifier's probe gets no allowance (rule rocq.reserved)
         sent = masked[s:e]
         if (loc := _LOCAL_DECL.match(sent)) and loc.end() > 0:
             _blank(chars, s, s + loc.end())

@@ -67,6 +67,9 @@ def test_final_run_allows(text):
         ("#[program] Definition d : nat := 1.\n", "rocq.attribute"),
         ("Local Unset Positivity Checking.\nInductive T := c : (T -> False) -> T.\n", "rocq.banned"),
         ("Check ltac:(admit).\n", "rocq.hole"),
+        ("Opaque __prover_reference.\n", "rocq.reserved"),  # whole-sentence forms never hide the probe's name
+        ("Section S.\nEnd S.\nImport __prover_x.\n", "rocq.reserved"),
+        ("Section __prover_s.\nEnd __prover_s.\n", "rocq.reserved"),
     ],
 )
 def test_final_run_rejects(text, rule):
