@@ -87,18 +87,38 @@ def lemma_closers(f: Focus) -> list[Candidate]:
     return [c for c in out if c is not None]
 
 
+PARITY_CASES = (
+    "unfold Nat.odd in *; repeat match goal with "
+    "| |- context [Nat.even (_ + _)] => rewrite Nat.even_add | |- context [Nat.even (_ * _)] => rewrite Nat.even_mul "
+    "| |- context [Nat.even (S _)] => rewrite Nat.even_succ; unfold Nat.odd "
+    "| H : context [Nat.even (_ + _)] |- _ => rewrite Nat.even_add in H "
+    "| H : context [Nat.even (_ * _)] |- _ => rewrite Nat.even_mul in H "
+    "| H : context [Nat.even (S _)] |- _ => rewrite Nat.even_succ in H; unfold Nat.odd in H end; simpl in *; "
+    "repeat match goal with |- context [Nat.even ?x] => let E := fresh \"E\" in destruct (Nat.even x) eqn:E; rewrite ?E in * end; "
+    "simpl in *; solve [reflexivity | congruence | intuition congruence]"
+)
+"""Parity as boolean algebra: ``Nat.odd`` as ``negb (Nat.even _)``, ``Nat.even`` pushed through
+``+``, ``*`` and ``S`` (``Nat.even_add``/``_mul``/``_succ``), then a case on the parity of each
+remaining term."""
+
+
 @family("parity-spec", DOMAIN, "close")
 def parity_closers(f: Focus) -> list[Candidate]:
     """Goal: ``Nat.odd e = true`` / ``Nat.even e = true`` (``Nat.odd (2 * k + 1) = true``). Why:
     ``Nat.odd_spec``/``Nat.even_spec`` turn it into ``exists m, e = 2 * m + 1``, and the witness
-    is usually a variable of ``e`` (then ``lia`` checks the equation)."""
+    is usually a variable of ``e`` (then ``lia`` checks the equation). Any goal about
+    ``Nat.even``/``Nat.odd`` (``Nat.even (n * (n + 1)) = true``, parity hypotheses) also gets
+    ``PARITY_CASES``: the parities of the variables decide it by computation."""
     g = f.g
+    out = []
     m = re.fullmatch(r"\s*Nat\.(odd|even)\s+(.+?)\s*=\s*true\s*", g.concl)
-    if not m:
-        return []
-    spec = f"Nat.{m.group(1)}_spec"
-    vs = [v for v in g.vars_of("nat") if re.search(rf"\b{re.escape(v)}\b", m.group(2))][:3]
-    return [Candidate(tactic=f"apply {spec}; exists {v}; lia", kind="close", timeout=2, tag="parity-spec") for v in vs]
+    if m:
+        spec = f"Nat.{m.group(1)}_spec"
+        vs = [v for v in g.vars_of("nat") if re.search(rf"\b{re.escape(v)}\b", m.group(2))][:3]
+        out += [Candidate(tactic=f"apply {spec}; exists {v}; lia", kind="close", timeout=2, tag="parity-spec") for v in vs]
+    if f.depth <= 1 and re.search(r"\bNat\.(?:odd|even)\b", g.concl):
+        out.append(Candidate(tactic=PARITY_CASES, kind="close", timeout=3, tag="parity-cases"))
+    return out
 
 
 # --- lemmas found by Search at run time ---------------------------------------------------------

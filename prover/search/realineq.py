@@ -4,7 +4,8 @@ What is covered:
 - *cleared denominators*: ``E >= F`` (``<=``, ``>``, ``<``) with divisions, written as
   ``E - F >= 0``, brought to one fraction ``N / D`` by ``field_simplify`` (its side conditions
   ``x <> 0`` closed from the positivity hypotheses), then ``N * / D`` decided by ``nra`` with
-  ``/ D > 0`` proved and the squares of the variables' differences as hints (AM-GM shapes);
+  ``/ D > 0`` proved and the squares of the variables' differences as hints (AM-GM shapes),
+  or by ``psatz`` (a sum-of-squares certificate: a fraction compared with a constant);
 - *radicals by squaring*: ``sqrt A <= B`` as ``A <= B * B`` once ``0 <= B`` (``sqrt_le_1_alt``
   after writing ``B`` as ``sqrt (B * B)``), and ``B < sqrt A`` (``<=``) split on the sign of ``B``:
   negative, ``sqrt``'s positivity ends it; otherwise both sides are squared.
@@ -24,7 +25,8 @@ DOMAIN = "real inequalities"
 
 _REL = re.compile(r"^(?P<l>.+?)\s*(?P<op><=|>=|<|>)\s*(?P<r>.+)$")
 _MINUS = {">=": "Rminus_ge", "<=": "Rminus_le", ">": "Rminus_gt", "<": "Rminus_lt"}
-_SIDE = "repeat split; intro; subst; lra"
+_SIDE = "repeat split; intro; subst; solve [lra | nra]"
+"""``field_simplify``'s side conditions ``D <> 0``: linear, or a sum of squares plus a constant (``x ^ 2 + 1``)."""
 
 
 def _relation(concl: str):
@@ -61,12 +63,18 @@ def cleared_denominators(f: Focus) -> list[Candidate]:
     if rel is None:
         return []
     lemma = _MINUS[rel[1]]
+    out = []
     hints = _square_hints(g)
-    main = (
-        "match goal with |- context [?N / ?D] => assert (0 < / D) by (apply Rinv_0_lt_compat; nra) end; "
-        f"unfold Rdiv; {hints + '; ' if hints else ''}nra"
-    )
-    return [Candidate(tactic=f"apply {lemma}; field_simplify; [{main} | {_SIDE} ..]", kind="close", timeout=3, tag="clear-denominators")]
+    # second variant: psatz finds the square itself (`t / (t * t + 4) <= 1 / 4` is `(t - 2) ^ 2 >= 0`,
+    # a square of no difference of variables); degree 3 for the product `N * / D`
+    for decide in (f"{hints + '; ' if hints else ''}nra", "psatz R 3"):
+        main = (
+            "match goal with |- context [?N / ?D] => assert (0 < / D) by (apply Rinv_0_lt_compat; nra) end; "
+            f"unfold Rdiv; {decide}"
+        )
+        tac = f"apply {lemma}; field_simplify; [{main} | {_SIDE} ..]"
+        out.append(Candidate(tactic=tac, kind="close", timeout=3, tag="clear-denominators"))
+    return out
 
 
 @family("sqrt-square", DOMAIN, "close")

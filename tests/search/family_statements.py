@@ -76,6 +76,11 @@ S4 = {
   ),
   "Theorem flat_app_len (l m : list (list nat)) : length (flat (l ++ m)) = length (flat l) + length (flat m).",
  ),
+ "frac_quarter": (
+  "Require Import Reals Lra Psatz.\nOpen Scope R_scope.",
+  "Theorem frac_quarter (t : R) (h : 0 < t) : t / (t * t + 4) <= 1 / 4.",
+ ),
+ "odd_sum": ("Require Import Arith.", "Theorem odd_sum_even (a b : nat) (ha : Nat.odd a = true) (hb : Nat.odd b = true) : Nat.even (a + b) = true."),
 }
 S.update(S4)
 

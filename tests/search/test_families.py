@@ -161,6 +161,8 @@ QUICK = {
     "forall_app": "library-search",
     "keep_len": "induction-if",
     "flat_len": "induction-app",
+    "frac_quarter": "clear-denominators",
+    "odd_sum": "parity-cases",
 }
 
 
