@@ -56,6 +56,7 @@ ENV_CHECKPOINT = "PROVER_RL_CHECKPOINT"
 ENV_POLICY = "PROVER_RL_POLICY"
 ENV_BATCH = "PROVER_RL_BATCH"
 ENV_TEMPERATURE = "PROVER_RL_TEMPERATURE"
+ENV_SAMPLER = "PROVER_RL_SAMPLER"
 STALL_ROUNDS = 20
 VERDICT_TIMEOUT_S = 60.0
 DEFAULT_FAMILIES = ("eval_nat", "lin_nat", "lin_z", "ring_q", "taut", "conj")
@@ -283,13 +284,24 @@ def policy_attempt(problem, request):
 
 
 # -- a real LM policy (model.type = "lm") ---------------------------------------------------------
-def load_lm_policy(ref: str, mode: str = "trained", temperature: float | None = None):
-    """(``HFTextSampler``, the run's ``model.reply_prefix``) for an LM run's policy (base weights
-    plus the checkpoint's, LoRA merged), sampling at ``temperature`` (default: the run's); ``mode="init"`` keeps the
-    pretrained weights (the run's step 0: LoRA starts as a zero delta). Cached per process. The
-    transformers sampler, not vLLM: it is ready in seconds, while a vLLM engine's start-up (~40 s
-    here) would outlast the runner's hard limit (budget plus 30 s) on a worker's first attempt."""
-    key = ("lm", str(ref), mode, temperature)
+def sampler_from_env() -> str | None:
+    """``PROVER_RL_SAMPLER`` (``vllm`` or ``transformers``), or None when unset (then: the run's
+    ``sampler.type``); PolicyLoadError when it is something else."""
+    raw = os.environ.get(ENV_SAMPLER, "").strip()
+    if raw and raw not in ("vllm", "transformers"):
+        raise PolicyLoadError(f"{ENV_SAMPLER} must be 'vllm' or 'transformers', not {raw!r}")
+    return raw or None
+
+
+def load_lm_policy(ref: str, mode: str = "trained", temperature: float | None = None, sampler_kind: str | None = None):
+    """(sampler, the run's ``model.reply_prefix``) for an LM run's policy (base weights plus the
+    checkpoint's, LoRA merged), sampling at ``temperature`` (default: the run's); ``mode="init"``
+    keeps the pretrained weights (the run's step 0: LoRA starts as a zero delta). Cached per
+    process. ``sampler_kind``: ``"vllm"`` (an in-process vLLM engine given the merged weights by
+    the same push as training; its start-up takes ~40 s here, which the runner's per-worker
+    warm-up keeps out of every budget) or ``"transformers"`` (ready in seconds but ~20x slower
+    per token here); default: the run's ``sampler.type``."""
+    key = ("lm", str(ref), mode, temperature, sampler_kind)
     if key in _POLICIES:
         return _POLICIES[key]
     if mode not in ("trained", "init"):
@@ -298,7 +310,7 @@ def load_lm_policy(ref: str, mode: str = "trained", temperature: float | None = 
 
     from .config import from_dict
     from .lm import LMPolicy, LoraSettings
-    from .lm_samplers import HFTextSampler
+    from .lm_samplers import HFTextSampler, VLLMTextSampler
 
     run, ckpt = _run_dir(ref)
     if not (run / "config.json").is_file():
@@ -316,9 +328,16 @@ def load_lm_policy(ref: str, mode: str = "trained", temperature: float | None = 
         policy.load_state_dict(torch.load(ckpt, map_location="cpu", weights_only=False)["model"])
     policy.eval()
     torch.set_num_threads(max(1, cfg.trainer.torch_threads or 1))
-    sampler = HFTextSampler(policy, max_new_tokens=sc.max_new_tokens,
-                            temperature=sc.temperature if temperature is None else temperature,
-                            seed=cfg.trainer.seed, keep=1)
+    temp = sc.temperature if temperature is None else temperature
+    sampler: HFTextSampler | VLLMTextSampler
+    if (sampler_kind or sc.type) == "vllm":
+        import tempfile
+
+        sampler = VLLMTextSampler(policy, max_new_tokens=sc.max_new_tokens, temperature=temp, seed=cfg.trainer.seed,
+                                  transport=sc.vllm_transport, weights_dir=Path(tempfile.mkdtemp(prefix="rl_bench_w")),
+                                  max_model_len=sc.vllm_max_model_len, kv_cache_gib=sc.vllm_kv_cache_gib)
+    else:
+        sampler = HFTextSampler(policy, max_new_tokens=sc.max_new_tokens, temperature=temp, seed=cfg.trainer.seed, keep=1)
     sampler.push(dict(policy.hf_weights()), 0)
     for old in [k for k in _POLICIES if k[0] == "lm"]:  # one LM per process
         _POLICIES.pop(old)[0].close()  # type: ignore[index]
@@ -329,7 +348,8 @@ def load_lm_policy(ref: str, mode: str = "trained", temperature: float | None = 
 def lm_attempt(problem, request):
     """``AttemptFn`` for a real-LM run (``model.type = "lm"``): like ``policy_attempt``, each round
     samples ``PROVER_RL_BATCH`` (default 4) replies to the run's compact prompt (plus its
-    ``model.reply_prefix``) as one batch (``HFTextSampler.sample_texts``)
+    ``model.reply_prefix``) as one batch (``sample_texts`` of the sampler ``PROVER_RL_SAMPLER`` names,
+    default the run's own: vLLM or transformers)
     (seeded by attempt seed and round); a reply's script is what ``rl.lm_agent.proof_of`` reads
     (its ``check`` call, else its fenced block). Single-turn: no checker feedback between rounds."""
     from benchmarks.problem import AttemptResult
@@ -339,7 +359,8 @@ def lm_attempt(problem, request):
 
     if problem.language != "rocq":
         return AttemptResult(outcome="failed", reason="rl policy proves Rocq problems only")
-    sampler, prefix = load_lm_policy(_checkpoint_ref(), os.environ.get(ENV_POLICY, "trained"), temperature_from_env())
+    sampler, prefix = load_lm_policy(_checkpoint_ref(), os.environ.get(ENV_POLICY, "trained"), temperature_from_env(),
+                                     sampler_from_env())
     t0 = time.monotonic()  # the budget buys search, not the one-off model load of a worker's first attempt
     batch = max(1, int(os.environ.get(ENV_BATCH, "4")))
     src, rp = _parse_bench(problem)
@@ -360,7 +381,9 @@ def lm_attempt(problem, request):
 def _lm_warmup() -> None:
     """Load the policy ``lm_attempt`` will use (the runner calls this once per worker, outside any
     attempt's budget and hard limit; see ``benchmarks.runner``)."""
-    load_lm_policy(_checkpoint_ref(), os.environ.get(ENV_POLICY, "trained"), temperature_from_env())
+    sampler, prefix = load_lm_policy(_checkpoint_ref(), os.environ.get(ENV_POLICY, "trained"), temperature_from_env(),
+                                     sampler_from_env())
+    sampler.sample_texts(sampler.policy.render([{"role": "user", "content": "1 + 1 = 2"}]) + prefix, [0])  # first call compiles
 
 
 lm_attempt.warmup = _lm_warmup  # type: ignore[attr-defined]
