@@ -90,6 +90,21 @@ def test_lm_attempt_refuses_a_run_that_is_not_a_language_model(tiny_run, two_pro
     assert res.outcome == "error" and "model.type" in res.reason
 
 
+def test_lm_sampler_choice_is_validated_and_the_warmup_is_declared(tiny_run, monkeypatch):
+    assert bench.sampler_from_env() is None  # unset: the run's own sampler.type
+    for ok in ("vllm", "transformers"):
+        monkeypatch.setenv(bench.ENV_SAMPLER, ok)
+        assert bench.sampler_from_env() == ok
+    monkeypatch.setenv(bench.ENV_SAMPLER, "hf")
+    with pytest.raises(bench.PolicyLoadError, match="'vllm' or 'transformers'"):
+        bench.sampler_from_env()
+    # the runner calls lm_attempt.warmup once per worker; on a bad run it raises, naming the cause
+    monkeypatch.delenv(bench.ENV_SAMPLER)
+    monkeypatch.setenv(bench.ENV_CHECKPOINT, str(tiny_run))
+    with pytest.raises(bench.PolicyLoadError, match="policy_attempt"):
+        bench.lm_attempt.warmup()
+
+
 def test_never_accepts_without_the_verdict(tiny_run, two_problems, monkeypatch):
     """Every script passes the (stubbed) prescreen; a verdict that rejects all means no proof."""
     from lean_tools import soundness
