@@ -107,11 +107,17 @@ def hammer_missing() -> str:
 
 
 def parse_reconstruction(text: str) -> str | None:
-    """The tactic printed after "Replace the hammer tactic with:" (no final period), on one line."""
+    """The tactic printed after "Replace the hammer tactic with:" (no final period), on one line.
+    ``srun T use: L`` is given as ``srun (T) use: L``: the plugin prints it bare, which Coq 8.16
+    with this CoqHammer does not parse (``srun eauto use: x`` is a syntax error, with or without
+    the plugin loaded; ``srun (eauto) use: x`` runs)."""
     m = _RECON.search(text)
     if not m:
         return None
     tac = " ".join(m.group("tac").split())
+    srun = re.fullmatch(r"srun\s+(?P<inner>[^(].*?)\s+use:(?P<rest>.*)", tac)
+    if srun:
+        tac = f"srun ({srun.group('inner')}) use:{srun.group('rest')}"
     return tac or None
 
 

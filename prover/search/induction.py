@@ -14,7 +14,8 @@ conclusion are generalised first in a second variant (accumulator-style lemmas).
 whose patterns go two constructors deep (``S (S m)``, or a nested ``match`` on the
 predecessor) get strong induction (``lt_wf_ind``) and a case split two levels deep, so that
 both recursive calls meet an induction hypothesis. Variants: a ``Fixpoint`` that branches on a
-test gets the ``if`` split after it computes (``induction-if``); list goals with ``++``,
+test, or any induction over data (library functions such as ``filter`` test too), gets the
+``if`` split after it computes (``induction-if``); list goals with ``++``,
 ``length``, ``rev`` or ``map`` get the library's list equations (``induction-app``); over ``R``
 a power whose exponent holds the variable is unfolded (``pow`` computes on ``S``); a
 ``Fixpoint`` applied to ``c * v + d`` gets its step argument rewritten to ``S (S ...)``
@@ -124,8 +125,10 @@ def structural_induction(f: Focus, limit: int = 2) -> list[Candidate]:
         body = f"{step_unfold}; {_ih_rewrites(v)}{casts}; {fin}"
         out.append(Candidate(tactic=f"induction {v}; {body}", kind="close", timeout=3, tag="induction-struct"))
         ih = _ih_rewrites(v)
-        if any(fx.conditional and re.search(rf"\b{re.escape(fx.name)}\b", g.all_text) for fx in ctx.fixpoints):
-            # the function computed to `if c then .. else ..`: split on each test, compute again
+        conditional = any(fx.conditional and re.search(rf"\b{re.escape(fx.name)}\b", g.all_text) for fx in ctx.fixpoints)
+        if conditional or head != "nat":
+            # the function computed to `if c then .. else ..` (a header Fixpoint that tests, or a
+            # library one over the data: `filter`, `existsb`, `count_occ`): split on each test
             split = f"repeat (match goal with |- context [if ?c then _ else _] => destruct c end; {step_unfold})"
             tac = f"induction {v}; {step_unfold}; {ih}; {split}; {ih}; {fin}"
             out.append(Candidate(tactic=tac, kind="close", timeout=3, tag="induction-if"))

@@ -87,19 +87,24 @@ def lemma_closers(f: Focus) -> list[Candidate]:
     return [c for c in out if c is not None]
 
 
-PARITY_CASES = (
-    "unfold Nat.odd in *; repeat match goal with "
-    "| |- context [Nat.even (_ + _)] => rewrite Nat.even_add | |- context [Nat.even (_ * _)] => rewrite Nat.even_mul "
-    "| |- context [Nat.even (S _)] => rewrite Nat.even_succ; unfold Nat.odd "
-    "| H : context [Nat.even (_ + _)] |- _ => rewrite Nat.even_add in H "
-    "| H : context [Nat.even (_ * _)] |- _ => rewrite Nat.even_mul in H "
-    "| H : context [Nat.even (S _)] |- _ => rewrite Nat.even_succ in H; unfold Nat.odd in H end; simpl in *; "
-    "repeat match goal with |- context [Nat.even ?x] => let E := fresh \"E\" in destruct (Nat.even x) eqn:E; rewrite ?E in * end; "
-    "simpl in *; solve [reflexivity | congruence | intuition congruence]"
-)
-"""Parity as boolean algebra: ``Nat.odd`` as ``negb (Nat.even _)``, ``Nat.even`` pushed through
-``+``, ``*`` and ``S`` (``Nat.even_add``/``_mul``/``_succ``), then a case on the parity of each
-remaining term."""
+def parity_cases(module: str = "Nat") -> str:
+    """Parity as boolean algebra: ``odd`` as ``negb (even _)``, ``even`` pushed through ``+``,
+    ``*`` and ``S`` (``Nat``) or ``-`` and ``-x`` (``Z``) by the library's ``even_add``/``_mul``/...,
+    then a case on the parity of each remaining term (its equation rewritten in the hypotheses)."""
+    m = module
+    to_even = "unfold Nat.odd in *" if m == "Nat" else "rewrite <- ?Z.negb_even in *"
+    shapes = [("_ + _", "even_add"), ("_ * _", "even_mul")]
+    shapes += [("S _", "even_succ; unfold Nat.odd")] if m == "Nat" else [("_ - _", "even_sub"), ("- _", "even_opp")]
+    goal_arms = " ".join(f"| |- context [{m}.even ({p})] => rewrite {m}.{lem}" for p, lem in shapes)
+    hyp_arms = " ".join(
+        f"| H : context [{m}.even ({p})] |- _ => rewrite {m}.{lem.split(';')[0]} in H{'; unfold Nat.odd in H' if ';' in lem else ''}"
+        for p, lem in shapes
+    )
+    return (
+        f"{to_even}; repeat match goal with {goal_arms} {hyp_arms} end; simpl in *; "
+        f"repeat match goal with |- context [{m}.even ?x] => let E := fresh \"E\" in destruct ({m}.even x) eqn:E; rewrite ?E in * end; "
+        "simpl in *; solve [reflexivity | congruence | intuition congruence]"
+    )
 
 
 @family("parity-spec", DOMAIN, "close")
@@ -107,8 +112,8 @@ def parity_closers(f: Focus) -> list[Candidate]:
     """Goal: ``Nat.odd e = true`` / ``Nat.even e = true`` (``Nat.odd (2 * k + 1) = true``). Why:
     ``Nat.odd_spec``/``Nat.even_spec`` turn it into ``exists m, e = 2 * m + 1``, and the witness
     is usually a variable of ``e`` (then ``lia`` checks the equation). Any goal about
-    ``Nat.even``/``Nat.odd`` (``Nat.even (n * (n + 1)) = true``, parity hypotheses) also gets
-    ``PARITY_CASES``: the parities of the variables decide it by computation."""
+    ``Nat.even``/``Nat.odd`` or ``Z.even``/``Z.odd`` (``Nat.even (n * (n + 1)) = true``, parity
+    hypotheses) also gets ``parity_cases``: the parities of the variables decide it by computation."""
     g = f.g
     out = []
     m = re.fullmatch(r"\s*Nat\.(odd|even)\s+(.+?)\s*=\s*true\s*", g.concl)
@@ -116,8 +121,9 @@ def parity_closers(f: Focus) -> list[Candidate]:
         spec = f"Nat.{m.group(1)}_spec"
         vs = [v for v in g.vars_of("nat") if re.search(rf"\b{re.escape(v)}\b", m.group(2))][:3]
         out += [Candidate(tactic=f"apply {spec}; exists {v}; lia", kind="close", timeout=2, tag="parity-spec") for v in vs]
-    if f.depth <= 1 and re.search(r"\bNat\.(?:odd|even)\b", g.concl):
-        out.append(Candidate(tactic=PARITY_CASES, kind="close", timeout=3, tag="parity-cases"))
+    for module in ("Nat", "Z"):
+        if f.depth <= 1 and re.search(rf"\b{module}\.(?:odd|even)\b", g.concl):
+            out.append(Candidate(tactic=parity_cases(module), kind="close", timeout=3, tag="parity-cases"))
     return out
 
 
@@ -146,16 +152,22 @@ def parse_search(text: str) -> list[tuple[str, str]]:
     return out
 
 
+BOOL_NOTATIONS = {"=?": "eqb", "<=?": "leb", "<?": "ltb"}
+"""Boolean comparisons Rocq prints as notations: ``a =? b`` is ``Nat.eqb a b`` (``Z.eqb`` over ``Z``)."""
+
+
 def goal_symbols(g: GoalInfo, limit: int = 4, text: str | None = None) -> list[str]:
     """The global functions of the conclusion (or of ``text``), in order of appearance:
     identifiers that are neither local names, bound variables, types nor logical words; ``++``
-    stands for ``app``."""
+    stands for ``app``, ``=?``/``<=?``/``<?`` for ``Nat.eqb``/``leb``/``ltb`` (``Z.`` when the
+    goal's variables are integers)."""
     text = g.concl if text is None else text
     local = set(g.hyp_names()) | set(re.findall(r"\bfun\s+([A-Za-z_][\w']*)", text))
     local |= set(re.findall(r"\bforall\s+([A-Za-z_][\w' ]*?)\s*[:,]", text))
     found: list[str] = []
-    for tok in re.findall(r"(?<![\w'.])([A-Za-z_][\w']*(?:\.[A-Za-z_][\w']*)*)(?![\w'])|(\+\+)", text):
-        name = "app" if tok[1] else tok[0]
+    module = "Z" if g.vars_of("Z") and not g.vars_of("nat") else "Nat"
+    for tok in re.findall(r"(?<![\w'.])([A-Za-z_][\w']*(?:\.[A-Za-z_][\w']*)*)(?![\w'])|(\+\+|<=\?|<\?|=\?)", text):
+        name = tok[0] or (f"{module}.{BOOL_NOTATIONS[tok[1]]}" if tok[1] in BOOL_NOTATIONS else "app")
         if name in local or name in _NOT_SYMBOLS or name in found or re.fullmatch(r"\d+", name):
             continue
         found.append(name)
@@ -182,7 +194,7 @@ def goal_pattern(g: GoalInfo) -> str | None:
     if not local or "forall" in g.concl or "exists" in g.concl or "fun" in g.concl or "\n" in g.concl.strip():
         return None
     pat = re.sub(r"(?<![\w'.])([A-Za-z_][\w']*)(?![\w'.])", lambda m: "_" if m.group(1) in local else m.group(1), g.concl)
-    return pat if re.search(r"[A-Za-z]", pat) else None
+    return pat if re.search(r"[A-Za-z]|\?", pat) else None  # a name, or a boolean comparison (`_ =? _`)
 
 
 def search_queries(symbols: list[str], g: GoalInfo | None = None, limit: int = 3, premises: list[str] | None = None) -> list[str]:

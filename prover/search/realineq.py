@@ -5,7 +5,8 @@ What is covered:
   ``E - F >= 0``, brought to one fraction ``N / D`` by ``field_simplify`` (its side conditions
   ``x <> 0`` closed from the positivity hypotheses), then ``N * / D`` decided by ``nra`` with
   ``/ D > 0`` proved and the squares of the variables' differences as hints (AM-GM shapes),
-  or by ``psatz`` (a sum-of-squares certificate: a fraction compared with a constant);
+  or by ``psatz`` (a sum-of-squares certificate: a fraction compared with a constant), or with
+  the signs of ``N`` and ``D`` proved apart (cubic numerators, product denominators);
 - *radicals by squaring*: ``sqrt A <= B`` as ``A <= B * B`` once ``0 <= B`` (``sqrt_le_1_alt``
   after writing ``B`` as ``sqrt (B * B)``), and ``B < sqrt A`` (``<=``) split on the sign of ``B``:
   negative, ``sqrt``'s positivity ends it; otherwise both sides are squared.
@@ -25,6 +26,13 @@ DOMAIN = "real inequalities"
 
 _REL = re.compile(r"^(?P<l>.+?)\s*(?P<op><=|>=|<|>)\s*(?P<r>.+)$")
 _MINUS = {">=": "Rminus_ge", "<=": "Rminus_le", ">": "Rminus_gt", "<": "Rminus_lt"}
+_POSITIVE = {
+    ">=": ("apply Rminus_ge", False),
+    "<=": ("apply Rge_le, Rminus_ge", False),
+    ">": ("apply Rminus_gt", True),
+    "<": ("apply Rgt_lt, Rminus_gt", True),
+}
+"""How ``E op F`` becomes ``X >= 0`` / ``X > 0`` (``X`` is ``E - F`` or ``F - E``), and whether strict."""
 _SIDE = "repeat split; intro; subst; solve [lra | nra]"
 """``field_simplify``'s side conditions ``D <> 0``: linear, or a sum of squares plus a constant (``x ^ 2 + 1``)."""
 
@@ -74,6 +82,18 @@ def cleared_denominators(f: Focus) -> list[Candidate]:
         )
         tac = f"apply {lemma}; field_simplify; [{main} | {_SIDE} ..]"
         out.append(Candidate(tactic=tac, kind="close", timeout=3, tag="clear-denominators"))
+    # third variant: `N / D >= 0` (or `> 0`) as the signs of `N` and `D` apart, so that nra meets
+    # degree-3 numerators (`(a + b + c) * (1 / a + 1 / b + 1 / c) >= 9`: `c * (a - b) ^ 2 + ...`)
+    # and the positivity of a product denominator (`a * b * c`) factor by factor
+    to_positive, strict = _POSITIVE[rel[1]]
+    pos = "solve [nra | repeat apply Rmult_lt_0_compat; nra]"
+    num = f"{hints + '; ' if hints else ''}nra"
+    if strict:
+        split = f"unfold Rgt, Rdiv; apply Rmult_lt_0_compat; [{num} | apply Rinv_0_lt_compat; {pos}]"
+    else:
+        split = f"unfold Rdiv; apply Rle_ge, Rmult_le_pos; [{num} | apply Rlt_le, Rinv_0_lt_compat; {pos}]"
+    tac = f"{to_positive}; field_simplify; [{split} | {_SIDE} ..]"
+    out.append(Candidate(tactic=tac, kind="close", timeout=3, tag="clear-denominators"))
     return out
 
 

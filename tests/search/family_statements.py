@@ -81,6 +81,19 @@ S4 = {
   "Theorem frac_quarter (t : R) (h : 0 < t) : t / (t * t + 4) <= 1 / 4.",
  ),
  "odd_sum": ("Require Import Arith.", "Theorem odd_sum_even (a b : nat) (ha : Nat.odd a = true) (hb : Nat.odd b = true) : Nat.even (a + b) = true."),
+ "leb_self": ("Require Import Arith.", "Theorem leb_self (n : nat) : (n <=? n) = true."),
+ "z_odd_sum": (
+  "Require Import ZArith.\nOpen Scope Z_scope.",
+  "Theorem z_odd_sum (x y : Z) (hx : Z.odd x = true) (hy : Z.odd y = true) : Z.even (x + y) = true.",
+ ),
+ "filter_split": (
+  "Require Import List Arith Lia.\nImport ListNotations.",
+  "Theorem filter_split_len (p : nat -> bool) (l : list nat) : length (filter p l) + length (filter (fun x => negb (p x)) l) = length l.",
+ ),
+ "three_fracs": (
+  "Require Import Reals Lra Psatz.\nOpen Scope R_scope.",
+  "Theorem three_fracs (x y z : R) (hx : 0 < x) (hy : 0 < y) (hz : 0 < z) : (x + y) / z + (y + z) / x + (z + x) / y >= 6.",
+ ),
 }
 S.update(S4)
 

@@ -38,9 +38,11 @@ def test_induction_variants_for_tests_and_appends_fire_only_where_they_apply():
     keep = tags("keep_len", "  l : list nat\n  ============================\n  length (keep l) <= length l")
     assert "induction-if" in keep and "induction-app" in keep
     flat = tags("flat_len", "  l, m : list (list nat)\n  ============================\n  length (flat (l ++ m)) = length (flat l)")
-    assert "induction-app" in flat and "induction-if" not in flat
+    assert "induction-app" in flat
     tot = tags("map_succ_total", "  l : list nat\n  ============================\n  total l >= 0")
-    assert not {"induction-if", "induction-app"} & tot
+    assert "induction-if" in tot and "induction-app" not in tot  # library functions over data may test
+    nat = tags("lucas_pos", "  n : nat\n  ============================\n  1 <= lucas n")
+    assert not {"induction-if", "induction-app"} & nat  # a nat recursion that tests nothing
 
 
 def test_inductive_vars_orders_standard_types_first_and_skips_functions():
@@ -82,6 +84,16 @@ def test_premise_functions_join_the_search_queries():
     assert search_queries(goal_symbols(g), g, premises=hypothesis_symbols(g))[-1] == "Search Forall app."
     plain = parse_goal("  l : list nat\n  ============================\n  length (rev l) = length l", "rocq")
     assert hypothesis_symbols(plain) == []
+
+
+def test_boolean_comparisons_are_searched_by_their_functions():
+    from prover.search.library import goal_pattern, goal_symbols
+
+    g = parse_goal("  a, b : nat\n  ============================\n  (a =? b) = (b =? a)", "rocq")
+    assert goal_symbols(g) == ["Nat.eqb"] and goal_pattern(g) == "(_ =? _) = (_ =? _)"
+    z = parse_goal("  x, y : Z\n  ============================\n  (x <=? y) = negb (y <? x)", "rocq")
+    assert goal_symbols(z) == ["Z.leb", "negb", "Z.ltb"]
+    assert goal_pattern(parse_goal("  a, b : nat\n  ============================\n  a = b", "rocq")) is None
 
 
 def test_closers_leave_out_the_tactics_the_session_lacks():
@@ -163,6 +175,10 @@ QUICK = {
     "flat_len": "induction-app",
     "frac_quarter": "clear-denominators",
     "odd_sum": "parity-cases",
+    "leb_self": "library-search",
+    "z_odd_sum": "parity-cases",
+    "filter_split": "induction-if",
+    "three_fracs": "clear-denominators",
 }
 
 

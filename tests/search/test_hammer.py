@@ -42,6 +42,10 @@ def test_a_multi_word_reconstruction_is_kept_whole_and_nothing_is_invented():
     later = "Replace the hammer tactic with:\n\tsauto use: rev_length.\n\nsh: 1: vampire: not found\n\nsh: 1: z3_tptp: not found"
     assert parse_reconstruction(later) == "sauto use: rev_length"
     assert parse_dependencies("nothing here") == ()
+    # the plugin prints `srun eauto use: x`, which does not parse; `srun (eauto) use: x` does
+    srun = "Replace the hammer tactic with:\n\tsrun eauto use: Nat.eqb_sym.\n"
+    assert parse_reconstruction(srun) == "srun (eauto) use: Nat.eqb_sym"
+    assert parse_reconstruction(srun.replace("eauto", "(eauto with nocore)")) == "srun (eauto with nocore) use: Nat.eqb_sym"
 
 
 def test_settings_block_loads_the_plugin_only_in_the_session_and_replay_is_a_whole_sentence():
@@ -49,8 +53,8 @@ def test_settings_block_loads_the_plugin_only_in_the_session_and_replay_is_a_who
     assert block.splitlines()[0] == "From Hammer Require Import Hammer."
     assert "Set Hammer ATPLimit 4." in block and "Set Hammer GSMode 1." in block
     assert block.endswith("Timeout 13 hammer.")
-    # `srun eauto use: x` does not parse inside parentheses: the replay is a bare sentence
-    assert replay_block("srun eauto use: rev_involutive", 3).endswith("Timeout 3 srun eauto use: rev_involutive.")
+    # a reconstruction is replayed as a bare sentence, not as `(tac)`
+    assert replay_block("srun (eauto) use: rev_involutive", 3).endswith("Timeout 3 srun (eauto) use: rev_involutive.")
 
 
 def test_kept_proof_has_every_import_first_and_no_hammer_call():
@@ -110,6 +114,25 @@ def test_hammer_only_proves_a_list_fact_and_the_kept_proof_rechecks_without_atps
     again = prove_goal(RocqSession, header, stmt, "rocq", budget, reconstructions=cache)
     assert again.proved and again.tags[-1] == "hammer-cached"
     assert again.checker_seconds < res.checker_seconds
+
+
+@pytest.mark.rocq
+@pytest.mark.skipif(shutil.which("coqtop") is None, reason="needs coqtop")
+def test_an_srun_reconstruction_as_printed_replays_once_parenthesised(tmp_path, monkeypatch):
+    from lean_tools.rocq.session import RocqSession
+    from prover.search.hammer import replay
+
+    monkeypatch.chdir(tmp_path)
+    s = RocqSession("Require Import Arith.", extra_args=("-w", "-all"))
+    s.start()
+    try:
+        out = s.run_command("Theorem swap_sum (a b : nat) : a + b = b + a.\nProof.", timeout=60)
+        printed = "Replace the hammer tactic with:\n\tsrun eauto use: Nat.add_comm.\n"
+        res = replay(s, out.holes[0].state, parse_reconstruction(printed))
+        assert res.proved, res.reason
+        assert res.reconstruction == "srun (eauto) use: Nat.add_comm"
+    finally:
+        s.close()
 
 
 def test_agents_get_the_hammer_tool_only_when_checks_load_its_tactics():
