@@ -36,6 +36,7 @@ CLOSERS: tuple[Family, ...] = (
     induction.structural_induction,
     induction.recursion_induction,
     induction.scaled_argument_induction,
+    induction.append_lemma_induction,
     library.parity_closers,
     library.lemma_closers,
     arith.refl,

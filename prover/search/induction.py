@@ -19,11 +19,13 @@ test, or any induction over data (library functions such as ``filter`` test too)
 ``length``, ``rev`` or ``map`` get the library's list equations (``induction-app``); over ``R``
 a power whose exponent holds the variable is unfolded (``pow`` computes on ``S``); a
 ``Fixpoint`` applied to ``c * v + d`` gets its step argument rewritten to ``S (S ...)``
-(``induction-scaled``). Closers name only the tactics the session knows
+(``induction-scaled``); a ``Fixpoint`` applied to ``rev``/``++`` first gets the lemma that it
+distributes over ``++``, proved by its own induction (``induction-app-lemma``). Closers name only the tactics the session knows
 (``ProblemContext.absent_tactics``: no ``ring`` without ``Arith``).
 
 What is not covered: mutual inductives, nested induction (lists of trees), functional
-induction schemes (``Functional Scheme`` needs a command, not a tactic).
+induction schemes (``Functional Scheme`` needs a command, not a tactic), auxiliary lemmas other
+than distribution over ``++``.
 """
 
 from __future__ import annotations
@@ -258,6 +260,31 @@ def scaled_argument_induction(f: Focus) -> list[Candidate]:
                 tag="induction-scaled",
             )
         )
+    return out
+
+
+@family("induction-app-lemma", DOMAIN, "close")
+def append_lemma_induction(f: Focus) -> list[Candidate]:
+    """Goal: a user ``Fixpoint`` applied to a list built by ``rev`` or ``++`` (``lsum (rev l) =
+    lsum l``). Why: the step case meets ``f (r ++ [a])``, which no induction hypothesis matches;
+    that ``f`` distributes over ``++`` (``f (u ++ w) = f u + f w`` for a sum, ``f u ++ f w`` for a
+    list), proved first by its own induction, turns it into ``f r`` and a constant. At the root
+    and one step below; the form that does not type-check fails at once."""
+    g, d, ctx = f.g, f.d, f.ctx
+    if f.depth > 1 or d.real:
+        return []
+    concl = " ".join(g.concl.split())
+    lists = [v for v, head in inductive_vars(g, ctx.inductives) if head == "list"][:1]
+    fixes = [fx.name for fx in ctx.fixpoints if re.search(rf"\b{re.escape(fx.name)}\s+\((?:rev\b|[^()]*\+\+)", concl)][:1]
+    if not lists or not fixes:
+        return []
+    fn, v, fin = fixes[0], lists[0], _finish(d, ctx)
+    out = []
+    for combine in ("+", "++"):
+        lemma = f"forall u_ w_, {fn} (u_ ++ w_) = {fn} u_ {combine} {fn} w_"
+        inner = f"intros u_ w_; induction u_; simpl in *; try rewrite IHu_; {fin}"
+        tac = f"assert (Hd_ : {lemma}) by ({inner}); induction {v}; simpl in *; rewrite ?Hd_; simpl in *; {_ih_rewrites(v)}; {fin}"
+        out.append(Candidate(tactic=tac, kind="close", timeout=3, tag="induction-app-lemma"))
     return out
 
 

@@ -20,6 +20,10 @@ TRIB = (
     "Fixpoint walk (n : nat) : nat := match n with 0 => 1 | S 0 => 2 | S (S m as k) => walk k + walk m end."
 )
 TWICE = "Require Import Arith Lia.\nDefinition twice (n : nat) := 2 * n."
+DBL = (
+    "Require Import List Arith Lia.\nImport ListNotations.\n"
+    "Fixpoint dbl (l : list nat) : list nat := match l with [] => [] | x :: r => (2 * x) :: dbl r end."
+)
 HALF_UP = "Require Import Arith Lia.\nFixpoint dropt (n : nat) : nat := match n with 0 => 0 | S 0 => 1 | S (S m) => S (dropt m) end."
 
 
@@ -75,6 +79,7 @@ CASES: dict[str, Case] = {
     "induction-struct": _case(LIST, "l : list nat", "sum_l (l ++ [0]) = sum_l l"),
     "induction-fix2": _case(TRIB, "n : nat", "0 < walk n"),
     "induction-scaled": _case(HALF_UP, "n : nat", "dropt (2 * n + 1) = n + 1"),
+    "induction-app-lemma": _case(DBL, "l : list nat", "dbl (rev l) = rev (dbl l)"),
     "parity-spec": _case(N, "k : nat", "Nat.odd (k + k + 1) = true"),
     "library-rewrite": _case(LIST, "l m : list nat", "length (m ++ rev l) = length l + length m"),
     "refl": _case(N, "n : nat", "0 + n = n"),

@@ -94,6 +94,13 @@ S4 = {
   "Require Import Reals Lra Psatz.\nOpen Scope R_scope.",
   "Theorem three_fracs (x y z : R) (hx : 0 < x) (hy : 0 < y) (hz : 0 < z) : (x + y) / z + (y + z) / x + (z + x) / y >= 6.",
  ),
+ "sqsum_rev": (
+  (
+   "Require Import List Arith Lia.\nImport ListNotations.\n"
+   "Fixpoint sqsum (l : list nat) : nat := match l with [] => 0 | x :: r => x * x + sqsum r end."
+  ),
+  "Theorem sqsum_rev (l : list nat) : sqsum (rev l) = sqsum l.",
+ ),
 }
 S.update(S4)
 

@@ -179,6 +179,7 @@ QUICK = {
     "z_odd_sum": "parity-cases",
     "filter_split": "induction-if",
     "three_fracs": "clear-denominators",
+    "sqsum_rev": "induction-app-lemma",
 }
 
 
