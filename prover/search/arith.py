@@ -128,11 +128,18 @@ def square_hints(g: GoalInfo) -> list[str]:
 @family("nra-hint", DOMAIN, "close")
 def nra_hint(f: Focus) -> list[Candidate]:
     """A real inequality at the root with named real variables (``a ^ 2 + b ^ 2 >= 2 * a * b``):
-    ``nra`` with the squares of the variables and of their differences (AM-GM shapes)."""
-    if not (f.d.real and f.root):
+    ``nra`` with the squares of the variables and of their differences (AM-GM shapes); over
+    ``Z`` the same squares (``Z.square_nonneg``) for ``nia``, which does not invent them."""
+    if not f.root:
         return []
-    hints = square_hints(f.g)
-    return [close("; ".join(hints) + "; nra", 2, tag="nra-hint")] if hints else []
+    if f.d.real:
+        hints = square_hints(f.g)
+        return [close("; ".join(hints) + "; nra", 2, tag="nra-hint")] if hints else []
+    zs = [v for v in f.g.vars_of("Z") if NAME.match(v)][:4]
+    if len(zs) < 2 or not re.search(r"<=|>=|<|>", f.concl):
+        return []
+    hints = [f"pose proof (Z.square_nonneg ({a} - {b}))" for i, a in enumerate(zs) for b in zs[i + 1 :]][:6]
+    return [close("; ".join(hints) + "; nia", 2, tag="nra-hint")]
 
 
 @family("fsimp-nra", DOMAIN, "close")

@@ -75,8 +75,11 @@ def _finish(d: Domain, ctx: ProblemContext) -> str:
     """The closers tried on every goal the induction leaves, after the IH rewrites (those the
     session knows: a file that loads no ``Arith`` has no ``ring``)."""
     if d.real:
-        return solve_any(ctx, ("reflexivity", "lra", "nra", "field", "ring", "auto"))
-    return solve_any(ctx, ("reflexivity", "lia", "nia", "ring", "congruence", "auto", "(f_equal; auto)"))
+        # `field` with its side conditions: a power of a nonzero base (`/ 2 ^ n` in a sum) or linear
+        side = "(field; repeat split; solve [apply pow_nonzero; lra | lra | nra])"
+        return solve_any(ctx, ("reflexivity", "lra", "nra", "field", "ring", "auto", side))
+    # eauto last: witnesses (`exists x, Some v = Some x` after a destruct)
+    return solve_any(ctx, ("reflexivity", "lia", "nia", "ring", "congruence", "auto", "(f_equal; auto)", "eauto"))
 
 
 def _ih_rewrites(v: str) -> str:

@@ -101,6 +101,12 @@ S4 = {
   ),
   "Theorem sqsum_rev (l : list nat) : sqsum (rev l) = sqsum l.",
  ),
+ "z_sym_sq": ("Require Import ZArith Lia.\nOpen Scope Z_scope.", "Theorem z_sym_sq (x y z : Z) : x * y + y * z + z * x <= x * x + y * y + z * z."),
+ "nonempty_cons": ("Require Import List.", "Theorem nonempty_cons (l : list nat) : l <> nil -> exists x r, l = x :: r."),
+ "th_closed": (
+  "Require Import Reals Lra.\nOpen Scope R_scope.\nFixpoint th (n : nat) : R := match n with O => 0 | S k => th k + 2 / 3 ^ (S k) end.",
+  "Theorem th_closed (n : nat) : th n = 1 - / 3 ^ n.",
+ ),
 }
 S.update(S4)
 
