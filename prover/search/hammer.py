@@ -41,7 +41,9 @@ PLUGIN_IMPORT = "From Hammer Require Import Hammer."
 TACTICS_IMPORT = "From Hammer Require Import Tactics."
 """The reconstruction tactics (``sauto``, ``hauto``, ``srun``...): the one Hammer import a kept proof may have."""
 
-_RECON = re.compile(r"Replace the hammer tactic with:\s*\n?(?P<tac>(?:.|\n)*?)\.\s*(?:$|\n\s*\n|</infomsg>)")
+# The final period is optional: the plugin prints ``hauto use: X.`` but a bare tactic without one
+# (coqtop's message for ``n <= m -> 2 * n <= 2 * m + 1`` is "Replace the hammer tactic with: sfirstorder").
+_RECON = re.compile(r"Replace the hammer tactic with:\s*\n?(?P<tac>(?:.|\n)*?)\.?\s*(?:$|\n\s*\n|</infomsg>)")
 _DEPS = re.compile(r"- dependencies:\s*(?P<deps>[^\n]*)")
 
 

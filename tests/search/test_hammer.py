@@ -38,6 +38,9 @@ def test_a_multi_word_reconstruction_is_kept_whole_and_nothing_is_invented():
     text = "Tactic hauto succeeded.\nReplace the hammer tactic with:\n\thauto lq: on use: Nat.gcd_comm, Nat.lcm_comm.\n"
     assert parse_reconstruction(text) == "hauto lq: on use: Nat.gcd_comm, Nat.lcm_comm"
     assert parse_reconstruction("ATPs failed to find a proof.") is None
+    # coqtop's info message for a tactic without lemmas has no final period (measured, 8.16.1)
+    assert parse_reconstruction("Replace the hammer tactic with: sfirstorder") == "sfirstorder"
+    assert parse_reconstruction("Replace the hammer tactic with:\n\thauto use: Nat.add_comm\n") == "hauto use: Nat.add_comm"
     # the shell's complaint about a missing prover may follow as a separate message
     later = "Replace the hammer tactic with:\n\tsauto use: rev_length.\n\nsh: 1: vampire: not found\n\nsh: 1: z3_tptp: not found"
     assert parse_reconstruction(later) == "sauto use: rev_length"
