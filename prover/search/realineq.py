@@ -75,13 +75,14 @@ def cleared_denominators(f: Focus) -> list[Candidate]:
     hints = _square_hints(g)
     # second variant: psatz finds the square itself (`t / (t * t + 4) <= 1 / 4` is `(t - 2) ^ 2 >= 0`,
     # a square of no difference of variables); degree 3 for the product `N * / D`
-    for decide in (f"{hints + '; ' if hints else ''}nra", "psatz R 3"):
+    # (the later variants get 2 s: they are extra candidates on every division goal)
+    for decide, seconds in ((f"{hints + '; ' if hints else ''}nra", 3), ("psatz R 3", 2)):
         main = (
             "match goal with |- context [?N / ?D] => assert (0 < / D) by (apply Rinv_0_lt_compat; nra) end; "
             f"unfold Rdiv; {decide}"
         )
         tac = f"apply {lemma}; field_simplify; [{main} | {_SIDE} ..]"
-        out.append(Candidate(tactic=tac, kind="close", timeout=3, tag="clear-denominators"))
+        out.append(Candidate(tactic=tac, kind="close", timeout=seconds, tag="clear-denominators"))
     # third variant: `N / D >= 0` (or `> 0`) as the signs of `N` and `D` apart, so that nra meets
     # degree-3 numerators (`(a + b + c) * (1 / a + 1 / b + 1 / c) >= 9`: `c * (a - b) ^ 2 + ...`)
     # and the positivity of a product denominator (`a * b * c`) factor by factor
@@ -93,7 +94,7 @@ def cleared_denominators(f: Focus) -> list[Candidate]:
     else:
         split = f"unfold Rdiv; apply Rle_ge, Rmult_le_pos; [{num} | apply Rlt_le, Rinv_0_lt_compat; {pos}]"
     tac = f"{to_positive}; field_simplify; [{split} | {_SIDE} ..]"
-    out.append(Candidate(tactic=tac, kind="close", timeout=3, tag="clear-denominators"))
+    out.append(Candidate(tactic=tac, kind="close", timeout=2, tag="clear-denominators"))
     return out
 
 
