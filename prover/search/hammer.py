@@ -134,7 +134,7 @@ def parse_dependencies(text: str) -> tuple[str, ...]:
 def replay_block(reconstruction: str, seconds: float) -> str:
     """The sentences that replay ``reconstruction`` on a state (the Tactics import is a no-op
     once loaded; inside the session only, the kept proof has it above the theorem)."""
-    # Unparenthesised: ``srun eauto use: x`` parses only as a whole sentence, not as ``(tac)``.
+    # Unparenthesised: a reconstruction with ``use:`` may not parse as ``(tac)``; it runs as a whole sentence.
     return f"{TACTICS_IMPORT}\nTimeout {max(1, int(seconds + 0.999))} {reconstruction}."
 
 
