@@ -345,6 +345,12 @@ def load_lm_policy(ref: str, mode: str = "trained", temperature: float | None = 
     return sampler, mc.reply_prefix
 
 
+def _lm_policy_from_env():
+    """``load_lm_policy`` for the policy the environment names (checkpoint, policy, temperature, sampler)."""
+    return load_lm_policy(_checkpoint_ref(), os.environ.get(ENV_POLICY, "trained"), temperature_from_env(),
+                          sampler_from_env())
+
+
 def lm_attempt(problem, request):
     """``AttemptFn`` for a real-LM run (``model.type = "lm"``): like ``policy_attempt``, each round
     samples ``PROVER_RL_BATCH`` (default 4) replies to the run's compact prompt (plus its
@@ -359,8 +365,7 @@ def lm_attempt(problem, request):
 
     if problem.language != "rocq":
         return AttemptResult(outcome="failed", reason="rl policy proves Rocq problems only")
-    sampler, prefix = load_lm_policy(_checkpoint_ref(), os.environ.get(ENV_POLICY, "trained"), temperature_from_env(),
-                                     sampler_from_env())
+    sampler, prefix = _lm_policy_from_env()
     t0 = time.monotonic()  # the budget buys search, not the one-off model load of a worker's first attempt
     batch = max(1, int(os.environ.get(ENV_BATCH, "4")))
     src, rp = _parse_bench(problem)
@@ -381,8 +386,7 @@ def lm_attempt(problem, request):
 def _lm_warmup() -> None:
     """Load the policy ``lm_attempt`` will use (the runner calls this once per worker, outside any
     attempt's budget and hard limit; see ``benchmarks.runner``)."""
-    sampler, prefix = load_lm_policy(_checkpoint_ref(), os.environ.get(ENV_POLICY, "trained"), temperature_from_env(),
-                                     sampler_from_env())
+    sampler, prefix = _lm_policy_from_env()
     sampler.sample_texts(sampler.policy.render([{"role": "user", "content": "1 + 1 = 2"}]) + prefix, [0])  # first call compiles
 
 
