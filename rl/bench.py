@@ -37,6 +37,9 @@ results databases and reports:
   completion, duplicates included); ``checker_cpu_s`` = CPU the warm sessions used during this
   attempt (their startup included when it happened here) plus each full verdict's
   ``cpu_seconds``.
+- Run key: both functions declare an ``identity`` (run directory, policy, checkpoint size and
+  time, temperature, sampler, batch), which the benchmark runner folds into the run's config
+  hash, so a trained and an untrained sweep into one database are two runs, not one resumed.
 """
 
 from __future__ import annotations
@@ -310,7 +313,7 @@ def load_lm_policy(ref: str, mode: str = "trained", temperature: float | None = 
 
     from .config import from_dict
     from .lm import LMPolicy, LoraSettings
-    from .lm_samplers import HFTextSampler, VLLMTextSampler
+    from .lm_samplers import text_sampler
 
     run, ckpt = _run_dir(ref)
     if not (run / "config.json").is_file():
@@ -328,16 +331,8 @@ def load_lm_policy(ref: str, mode: str = "trained", temperature: float | None = 
         policy.load_state_dict(torch.load(ckpt, map_location="cpu", weights_only=False)["model"])
     policy.eval()
     torch.set_num_threads(max(1, cfg.trainer.torch_threads or 1))
-    temp = sc.temperature if temperature is None else temperature
-    sampler: HFTextSampler | VLLMTextSampler
-    if (sampler_kind or sc.type) == "vllm":
-        import tempfile
-
-        sampler = VLLMTextSampler(policy, max_new_tokens=sc.max_new_tokens, temperature=temp, seed=cfg.trainer.seed,
-                                  transport=sc.vllm_transport, weights_dir=Path(tempfile.mkdtemp(prefix="rl_bench_w")),
-                                  max_model_len=sc.vllm_max_model_len, kv_cache_gib=sc.vllm_kv_cache_gib)
-    else:
-        sampler = HFTextSampler(policy, max_new_tokens=sc.max_new_tokens, temperature=temp, seed=cfg.trainer.seed, keep=1)
+    sampler = text_sampler(policy, sc.model_copy(update={"type": sampler_kind or sc.type}), seed=cfg.trainer.seed,
+                           temperature=temperature, keep=1)
     sampler.push(dict(policy.hf_weights()), 0)
     for old in [k for k in _POLICIES if k[0] == "lm"]:  # one LM per process
         _POLICIES.pop(old)[0].close()  # type: ignore[index]
@@ -390,7 +385,24 @@ def _lm_warmup() -> None:
     sampler.sample_texts(sampler.policy.render([{"role": "user", "content": "1 + 1 = 2"}]) + prefix, [0])  # first call compiles
 
 
+def _identity(default_batch: int) -> dict:
+    """What the policy attempt functions read from the environment, for the run's key (see
+    ``benchmarks.attempt_fn.attempt_identity``): the run directory, the policy, its checkpoint's
+    size and modification time (a retrained checkpoint is a new run), temperature, sampler and
+    batch. PolicyLoadError when the environment names no usable run."""
+    run, ckpt = _run_dir(_checkpoint_ref())
+    mode = os.environ.get(ENV_POLICY, "trained")
+    out: dict = {"run": str(run.resolve()), "policy": mode, "temperature": temperature_from_env(),
+                 "sampler": sampler_from_env(), "batch": os.environ.get(ENV_BATCH, str(default_batch)).strip()}
+    if mode == "trained" and ckpt.is_file():
+        st = ckpt.stat()
+        out["checkpoint"] = {"path": str(ckpt.resolve()), "bytes": st.st_size, "mtime_ns": st.st_mtime_ns}
+    return out
+
+
 lm_attempt.warmup = _lm_warmup  # type: ignore[attr-defined]
+lm_attempt.identity = lambda: _identity(4)  # type: ignore[attr-defined]
+policy_attempt.identity = lambda: _identity(8)  # type: ignore[attr-defined]
 
 
 # -- CLI -------------------------------------------------------------------------------------

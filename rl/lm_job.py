@@ -27,19 +27,13 @@ def build_lm_parts(cfg, algorithm, out: Path, world, keep_ref: bool):
     import torch
 
     from .lm import LMPolicy, LoraSettings, TokenCodec
-    from .lm_samplers import HFTextSampler, VLLMTextSampler
+    from .lm_samplers import text_sampler
 
     mc, sc, tc = cfg.model, cfg.sampler, cfg.trainer
     lora = LoraSettings(rank=mc.lora_rank, alpha=mc.lora_alpha, targets=tuple(mc.lora_targets))
     policy = LMPolicy.load(mc.path or "smollm2", lora=lora, dtype=getattr(torch, mc.dtype))
     trainer = LMTrainer(policy, algorithm, tc, temperature=sc.temperature, device=world.device, keep_reference=keep_ref,
                         codec=TokenCodec(policy), world=world)
-    sampler: VLLMTextSampler | HFTextSampler
-    if sc.type == "vllm":
-        sampler = VLLMTextSampler(policy, max_new_tokens=sc.max_new_tokens, temperature=sc.temperature, seed=tc.seed,
-                                  transport=sc.vllm_transport, weights_dir=out / "pushed_weights",
-                                  max_model_len=sc.vllm_max_model_len, kv_cache_gib=sc.vllm_kv_cache_gib)
-    else:
-        sampler = HFTextSampler(policy, max_new_tokens=sc.max_new_tokens, temperature=sc.temperature, seed=tc.seed,
-                                keep=cfg.async_.max_staleness + 2, device=world.device)
+    sampler = text_sampler(policy, sc, seed=tc.seed, weights_dir=out / "pushed_weights",
+                           keep=cfg.async_.max_staleness + 2, device=world.device)
     return trainer, sampler

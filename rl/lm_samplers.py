@@ -20,6 +20,7 @@ trainer's importance weights need. Sampling is plain temperature sampling (no to
 from __future__ import annotations
 
 import copy
+import tempfile
 import threading
 from collections import OrderedDict
 
@@ -38,6 +39,10 @@ class VLLMTextSampler:
         self.max_new_tokens = max_new_tokens
         self.temperature = temperature
         self.seed = seed
+        # transport "path" needs a folder: without one given, a temporary one that close() removes
+        self._own_dir = tempfile.TemporaryDirectory(prefix="vllm_push_") if transport == "path" and weights_dir is None else None
+        if self._own_dir is not None:
+            weights_dir = self._own_dir.name
         self.engine = VLLMEngine(policy.folder, transport=transport, weights_dir=weights_dir,  # type: ignore[arg-type]
                                  max_model_len=max_model_len, seed=seed, kv_cache_gib=kv_cache_gib)
         self.max_model_len = max_model_len
@@ -74,6 +79,25 @@ class VLLMTextSampler:
 
     def close(self) -> None:
         self.engine.close()
+        if self._own_dir is not None:
+            self._own_dir.cleanup()
+            self._own_dir = None
+
+
+def text_sampler(policy, sc, *, seed: int, temperature: float | None = None, weights_dir=None, keep: int = 2,
+                 device: str = "cpu") -> VLLMTextSampler | HFTextSampler:
+    """The sampler a run's ``[sampler]`` section (``rl.config.SamplerConfig``) names for ``policy``:
+    ``type = "vllm"`` gives ``VLLMTextSampler`` (transport, context length and KV cache from ``sc``),
+    anything else ``HFTextSampler`` (``keep`` versions, on ``device``). ``temperature`` overrides
+    ``sc.temperature``; ``weights_dir`` is where transport ``path`` writes pushed weights (None: a
+    temporary folder the sampler removes when closed)."""
+    temp = sc.temperature if temperature is None else temperature
+    if sc.type == "vllm":
+        return VLLMTextSampler(policy, max_new_tokens=sc.max_new_tokens, temperature=temp, seed=seed,
+                               transport=sc.vllm_transport, weights_dir=weights_dir,
+                               max_model_len=sc.vllm_max_model_len, kv_cache_gib=sc.vllm_kv_cache_gib)
+    return HFTextSampler(policy, max_new_tokens=sc.max_new_tokens, temperature=temp, seed=seed, keep=keep,
+                         device=device)
 
 
 class HFTextSampler:

@@ -95,3 +95,20 @@ def test_hf_text_sampler_logprobs_are_the_trainers(tmp_path):
     with torch.no_grad():
         lp, _ = codec.score(policy, batch, 1.0)
     assert torch.allclose(lp[0, : len(comp.logprobs)], torch.tensor(comp.logprobs), atol=1e-4)
+
+
+def test_text_sampler_follows_the_sampler_section(tmp_path):
+    """``rl.lm_samplers.text_sampler`` (the one constructor the trainer and the benchmark attempt
+    share) builds the transformers sampler with the section's settings; ``temperature`` overrides."""
+    from rl.config import SamplerConfig
+    from rl.lm import LMPolicy, LoraSettings
+    from rl.lm_samplers import HFTextSampler, text_sampler
+
+    folder = tiny_llama(tmp_path / "m")
+    policy = LMPolicy(transformers.AutoModelForCausalLM.from_pretrained(folder), None, folder=folder,
+                      lora=LoraSettings())
+    sc = SamplerConfig(type="transformers", temperature=0.7, max_new_tokens=5)
+    s = text_sampler(policy, sc, seed=3, keep=4)
+    assert isinstance(s, HFTextSampler)
+    assert (s.temperature, s.max_new_tokens, s.seed, s.keep) == (0.7, 5, 3, 4)
+    assert text_sampler(policy, sc, seed=3, temperature=0.2).temperature == 0.2

@@ -77,3 +77,33 @@ def test_push_moves_vllm_to_the_trainer_weights(tmp_path, monkeypatch, transport
         assert version == 1 and len(comps[0][0].token_ids) == len(comps[0][0].logprobs) == 3
     finally:
         engine.close()
+
+
+def test_path_transport_without_a_folder_uses_a_temporary_one(tmp_path):
+    """``text_sampler`` for ``type = "vllm"``, ``vllm_transport = "path"`` and no ``weights_dir``
+    (the benchmark attempt's case): pushes land in a temporary folder that ``close()`` removes."""
+    import transformers
+    from lm_helpers import word_tokenizer
+
+    from rl.config import SamplerConfig
+    from rl.lm import LMPolicy, LoraSettings
+    from rl.lm_samplers import VLLMTextSampler, text_sampler
+
+    folder = tiny_llama(tmp_path / "model")
+    tok = word_tokenizer()
+    tok.save_pretrained(folder)
+    policy = LMPolicy(transformers.AutoModelForCausalLM.from_pretrained(folder), tok, folder=folder,
+                      lora=LoraSettings())
+    sc = SamplerConfig(type="vllm", vllm_transport="path", max_new_tokens=3, vllm_max_model_len=128)
+    sampler = text_sampler(policy, sc, seed=0)
+    assert isinstance(sampler, VLLMTextSampler)
+    pushed = sampler.engine.weights_dir
+    try:
+        assert pushed is not None and pushed.is_dir()
+        sampler.push(dict(policy.hf_weights()), 0)
+        assert (pushed / "v0").is_dir()
+        v, comp = sampler.sample_text("Theorem goal : forall n : nat , n = n .", seed=1)
+        assert v == 0 and 1 <= len(comp.token_ids) == len(comp.logprobs) <= 3
+    finally:
+        sampler.close()
+    assert not pushed.exists()
