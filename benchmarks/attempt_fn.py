@@ -4,6 +4,8 @@
 - ``AttemptFn``: ``(BenchProblem, AttemptRequest) -> AttemptResult``, given as a callable or as
   ``"module:function"`` (``resolve_attempt_fn``; a bad reference is a ``RunError``).
 - ``safe_attempt``: exceptions the function raises become ``outcome='error'`` results.
+- ``attempt_identity``: the part of a run's key that names the attempt function (and whatever
+  it declares it reads from outside the config).
 """
 
 from __future__ import annotations
@@ -34,6 +36,34 @@ def resolve_attempt_fn(ref: str | AttemptFn) -> AttemptFn:
     if not callable(obj):
         raise RunError(f"{ref!r} is not callable")
     return obj
+
+
+def attempt_identity(ref: str | AttemptFn, default: str) -> dict:
+    """What, besides the run's config, decides what the attempt function does, for the run's key
+    (so that two runs that differ only here are never taken for one another on resume): empty for
+    ``default`` (its runs keep the key of their config alone); else its reference and, when it has
+    an ``identity`` attribute (a callable taking no arguments that returns a JSON-able dict, e.g.
+    the checkpoint and sampling settings it reads from the environment), that dict. An identity
+    that raises is a ``RunError`` naming the cause (the run cannot say what it would run)."""
+    name = ref if isinstance(ref, str) else f"{getattr(ref, '__module__', '?')}:{getattr(ref, '__qualname__', repr(ref))}"
+    if name == default:
+        return {}
+    out: dict = {"attempt_fn": name}
+    ident = getattr(resolve_attempt_fn(ref), "identity", None)
+    if callable(ident):
+        try:
+            out["settings"] = ident()
+        except Exception as e:  # noqa: BLE001 - reported as the reason the run cannot start
+            raise RunError(f"attempt function {name}: {type(e).__name__}: {e}") from None
+    return out
+
+
+def keyed_config_hash(config: dict, identity: dict) -> str:
+    """The config hash a run is keyed by: of ``config`` alone when ``identity`` (see
+    ``attempt_identity``) is empty, else of both."""
+    from .problem import config_hash
+
+    return config_hash({"config": config, "attempt": identity} if identity else config)
 
 
 def safe_attempt(fn: AttemptFn, problem: BenchProblem, request: AttemptRequest) -> AttemptResult:

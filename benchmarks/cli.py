@@ -185,14 +185,14 @@ def cmd_validate(args) -> int:
 
 
 def _run_one(args, db, suite, version, problems, timeout: float, config: dict, stem: str, attempt_fn: str,
-             excluded: list[dict], code: str) -> None:
-    from .problem import config_hash
+             excluded: list[dict], code: str, ident: dict) -> None:
+    from .attempt_fn import keyed_config_hash
     from .runner import RunSpec, run_attempts
 
     label = args.label or f"{stem}@{timeout:g}s"
     if args.cmd == "sweep" and args.label:
         label = f"{args.label}@{timeout:g}s"
-    spec = RunSpec(suite=suite.name, suite_version=version, config=config, config_hash=config_hash(config),
+    spec = RunSpec(suite=suite.name, suite_version=version, config=config, config_hash=keyed_config_hash(config, ident),
                    timeout_s=timeout, label=label, command="prover-bench " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
                    code_version=code, excluded=tuple(excluded), shuffle_seed=args.shuffle)
     total = len(problems) * args.k
@@ -225,6 +225,7 @@ def cmd_run(args) -> int:
     budgets = [args.timeout] if args.cmd == "run" else _budgets(args.budgets)
     if any(b <= 0 for b in budgets):
         raise UsageError("budgets must be positive")
+    from .attempt_fn import attempt_identity
     from .runner import DEFAULT_ATTEMPT, code_version, resolve_attempt_fn
 
     if args.preset:
@@ -241,6 +242,7 @@ def cmd_run(args) -> int:
         config, stem = _load_config(args.config)
         attempt_fn = args.attempt_fn or DEFAULT_ATTEMPT
     resolve_attempt_fn(attempt_fn)  # a bad reference fails before any validation work
+    ident = attempt_identity(attempt_fn, DEFAULT_ATTEMPT)  # so does one that cannot say what it would run
     code = code_version()
     if args.backend == "ray":
         from .ray_backend import import_ray
@@ -253,7 +255,7 @@ def cmd_run(args) -> int:
               f"(not run, not counted)", flush=True)
         excluded = [{"problem": p.id, "status": v.status, "reason": v.reason[:500]} for p, v in bad]
         for b in budgets:
-            _run_one(args, db, suite, version, ok, b, config, stem, attempt_fn, excluded, code)
+            _run_one(args, db, suite, version, ok, b, config, stem, attempt_fn, excluded, code, ident)
     return 0
 
 

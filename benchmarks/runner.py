@@ -66,6 +66,8 @@ def code_version(repo: str | os.PathLike | None = None) -> str:
 @dataclass(frozen=True)
 class RunSpec:
     """Identity of a run: suite version x prover config x per-attempt budget x code version.
+    ``config_hash`` is ``attempt_fn.keyed_config_hash``: it covers a non-default attempt
+    function and its declared settings too.
 
     ``excluded`` (statements left out by validation, with the reason) and ``shuffle_seed`` are
     recorded with the run but are not part of its key (they follow from the suite version and

@@ -63,3 +63,19 @@ def broken_warm_attempt(problem: BenchProblem, request: AttemptRequest) -> Attem
 
 
 broken_warm_attempt.warmup = _failing_warmup  # type: ignore[attr-defined]
+
+
+def setting_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
+    """Fails, naming the setting it read from ``FAKE_SETTING``; its ``identity`` declares that
+    setting (empty: the identity raises, as a policy attempt does without its checkpoint)."""
+    return AttemptResult(outcome="failed", reason=f"setting {os.environ.get('FAKE_SETTING')}")
+
+
+def _setting_identity() -> dict:
+    value = os.environ.get("FAKE_SETTING", "")
+    if not value:
+        raise LookupError("FAKE_SETTING is not set")
+    return {"setting": value}
+
+
+setting_attempt.identity = _setting_identity  # type: ignore[attr-defined]

@@ -58,3 +58,44 @@ def test_validate_run_report_round_trip(tmp_path, capsys):
 
     summ = json.loads(capsys.readouterr().out)
     assert summ["attempts"] == 4 and summ["problems"] == 2 and summ["excluded"] == 1
+
+
+def test_attempt_identity():
+    """The default attempt function adds nothing to a run's key; another adds its reference and
+    what its ``identity`` declares; an identity that raises stops the run with its cause."""
+    import bench_fakes
+
+    from benchmarks.attempt_fn import RunError, attempt_identity
+    from benchmarks.runner import DEFAULT_ATTEMPT
+
+    assert attempt_identity(DEFAULT_ATTEMPT, DEFAULT_ATTEMPT) == {}
+    assert attempt_identity("bench_fakes:coin_attempt", DEFAULT_ATTEMPT) == {"attempt_fn": "bench_fakes:coin_attempt"}
+    assert attempt_identity(bench_fakes.coin_attempt, DEFAULT_ATTEMPT) == {"attempt_fn": "bench_fakes:coin_attempt"}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FAKE_SETTING", "a")
+        assert attempt_identity("bench_fakes:setting_attempt", DEFAULT_ATTEMPT)["settings"] == {"setting": "a"}
+        mp.delenv("FAKE_SETTING")
+        with pytest.raises(RunError, match="bench_fakes:setting_attempt: LookupError: FAKE_SETTING is not set"):
+            attempt_identity("bench_fakes:setting_attempt", DEFAULT_ATTEMPT)
+
+
+@pytest.mark.rocq
+@pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc")
+def test_attempt_settings_are_part_of_the_run_key(tmp_path, capsys, monkeypatch):
+    """Two runs into one database that differ only in what the attempt function reads from the
+    environment (a trained and an untrained policy, say) are two runs: the second is not taken
+    for a resume of the first."""
+    db = str(tmp_path / "r.db")
+    args = ["run", str(TINY), "--db", db, "--timeout", "3", "--attempt-fn", "bench_fakes:setting_attempt", "--limit", "2"]
+    monkeypatch.setenv("FAKE_SETTING", "trained")
+    assert cli.main(args) == 0
+    assert "2 attempts planned, 0 already recorded" in capsys.readouterr().out
+    assert cli.main(args) == 0
+    assert "2 attempts planned, 2 already recorded" in capsys.readouterr().out
+    monkeypatch.setenv("FAKE_SETTING", "init")
+    assert cli.main(args) == 0
+    assert "2 attempts planned, 0 already recorded" in capsys.readouterr().out
+    monkeypatch.delenv("FAKE_SETTING")
+    assert cli.main(args) == 2
+    err = capsys.readouterr().err
+    assert "bench_fakes:setting_attempt" in err and "FAKE_SETTING is not set" in err and "Traceback" not in err

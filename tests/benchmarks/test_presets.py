@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import cli
+from benchmarks.attempt_fn import attempt_identity, keyed_config_hash
 from benchmarks.db import SCHEMA_VERSION, ResultsDB
 from benchmarks.presets import (
     PRESETS,
@@ -22,7 +23,7 @@ from benchmarks.presets import (
     split_statement,
 )
 from benchmarks.problem import AttemptRequest, BenchProblem, config_hash
-from benchmarks.runner import code_version
+from benchmarks.runner import DEFAULT_ATTEMPT, code_version
 from benchmarks.suites import normalize_rocq
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,7 +110,9 @@ def test_default_preset_run_records_code_version_config_seed_and_exclusions(tmp_
         (run,) = c.execute("SELECT * FROM runs").fetchall()
         attempts = c.execute("SELECT seed, outcome, proof FROM attempts").fetchall()
     assert run["code_version"] == version and version != "unknown" and run["run_key"].endswith("|" + version)
-    assert run["config_hash"] == config_hash(get_preset("default").config)
+    preset = get_preset("default")  # the key holds the preset's attempt function as well as its config
+    assert run["config_hash"] == keyed_config_hash(preset.config, attempt_identity(preset.attempt_fn, DEFAULT_ATTEMPT))
+    assert run["config_hash"] != config_hash(preset.config)
     assert json.loads(run["config"]) == get_preset("default").config
     assert run["shuffle_seed"] == 3
     excluded = json.loads(run["excluded"])
