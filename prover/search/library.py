@@ -8,9 +8,15 @@ reconstruction tactic, no ATP: the kept proof needs only ``From Hammer Require I
 Tactics.``). Parity goals ``Nat.odd e = true`` are also turned into their existential spec
 with each variable as the witness.
 
-What is not covered: lemmas found by ``Search`` at run time (the warm session does not return
-``Search`` output yet); the families here are a fixed table written from the standard
-library's names (checked to exist in Coq 8.16 by the tests).
+Lemmas found at run time: ``searched_candidates`` (the ``library-search`` family, called by the
+search once, on the root goal) runs ``Search`` in the warm session on the conclusion's own shape
+(``Search (pattern).``: statements that contain the whole conclusion's shape) and on pairs of
+its head symbols and the premises' functions, ranks what it returns (``rank_lemmas``) and tries
+the best as ``apply``/``rewrite`` closers and through ``hauto use: ...``.
+
+What is not covered: ``SearchRewrite`` on one side of an equation (such lemmas are found only
+through the symbol pairs); goals below the root. The ``LEMMA_FAMILIES`` table is written from
+the standard library's names (checked to exist in Coq 8.16 by the tests).
 """
 
 from __future__ import annotations

@@ -107,10 +107,16 @@ def test_hammer_only_proves_a_list_fact_and_the_kept_proof_rechecks_without_atps
     assert TACTICS_IMPORT in res.proof and "use:" in res.proof
     body = res.proof.replace(TACTICS_IMPORT, "")
     assert "hammer" not in body
-    # the proof re-checks in a fresh coqc with no ATP and no hammer helper on PATH
+    # the proof re-checks in a fresh coqc whose PATH holds coqc alone: no ATP (eprover, z3, cvc4
+    # live in /usr/bin) and no hammer helper (htimeout, predict) can be found
+    bin_dir = tmp_path / "only_coqc"
+    bin_dir.mkdir()
+    coqc = shutil.which("coqc")
+    assert coqc is not None
+    (bin_dir / "coqc").symlink_to(coqc)
     (tmp_path / "t.v").write_text(f"{header}\n{stmt}\nProof.\n{res.proof}\nQed.\n")
     r = subprocess.run(
-        ["coqc", "t.v"], cwd=tmp_path, env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True, timeout=120, check=False
+        [coqc, "t.v"], cwd=tmp_path, env={"PATH": str(bin_dir)}, capture_output=True, text=True, timeout=120, check=False
     )
     assert r.returncode == 0, r.stdout + r.stderr
     # the second time the cached reconstruction is replayed; no ATP runs
