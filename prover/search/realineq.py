@@ -9,7 +9,8 @@ What is covered:
   the signs of ``N`` and ``D`` proved apart (cubic numerators, product denominators);
 - *radicals by squaring*: ``sqrt A <= B`` as ``A <= B * B`` once ``0 <= B`` (``sqrt_le_1_alt``
   after writing ``B`` as ``sqrt (B * B)``), and ``B < sqrt A`` (``<=``) split on the sign of ``B``:
-  negative, ``sqrt``'s positivity ends it; otherwise both sides are squared.
+  negative, ``sqrt``'s positivity ends it; otherwise both sides are squared (then ``nra`` with
+  square hints, or ``psatz``, which finds a square such as ``(b - 4) ^ 2`` itself).
 
 What is not covered: denominators whose sign is not derivable by ``nra`` from the hypotheses,
 nested radicals.
@@ -114,32 +115,37 @@ def radical_squaring(f: Focus) -> list[Candidate]:
         left, right, op = right, left, {">": "<", ">=": "<="}[op]
     out = []
     hints = _square_hints(g, unit=True)
-    hints = hints + "; " if hints else ""
+    # the squared comparison is decided by nra with the squares of the variables (and of v - 1) as
+    # hints, or by psatz, which finds the square itself (`b <= ((b + 4) / 4)²` is `(b - 4)² >= 0`;
+    # psatz needs the divisions by constants unfolded); the second variant gets 2 s
+    deciders = ((f"{hints + '; ' if hints else ''}nra", 3), ("unfold Rdiv; psatz R 2", 2))
     if re.fullmatch(r"sqrt\s*(\(.*\)|\S+)", left) and "sqrt" not in right and op in ("<=", "<"):
         mono = "sqrt_le_1_alt" if op == "<=" else "sqrt_lt_1_alt"
         arg = "" if op == "<=" else "split; [solve [nra | apply sqrt_pos] | ]; "
-        out.append(
-            Candidate(
-                tactic=f"rewrite <- (sqrt_Rsqr ({right})) by nra; apply {mono}; {arg}unfold Rsqr; {hints}nra",
-                kind="close",
-                timeout=3,
-                tag="sqrt-square",
+        for decide, seconds in deciders:
+            out.append(
+                Candidate(
+                    tactic=f"rewrite <- (sqrt_Rsqr ({right})) by nra; apply {mono}; {arg}unfold Rsqr; {decide}",
+                    kind="close",
+                    timeout=seconds,
+                    tag="sqrt-square",
+                )
             )
-        )
     m = re.fullmatch(r"sqrt\s*(\(.*\)|\S+)", right)
     if m and "sqrt" not in left and op in ("<", "<="):
         a = m.group(1)
         mono = "sqrt_lt_1_alt" if op == "<" else "sqrt_le_1_alt"
-        tail = f"split; [apply Rle_0_sqr | unfold Rsqr; {hints}nra]" if op == "<" else f"unfold Rsqr; {hints}nra"
-        out.append(
-            Candidate(
-                tactic=(
-                    f"destruct (Rlt_or_le ({left}) 0) as [Hn_ | Hn_]; [pose proof (sqrt_pos {a}); lra | "
-                    f"rewrite <- (sqrt_Rsqr ({left})) at 1 by lra; apply {mono}; {tail}]"
-                ),
-                kind="close",
-                timeout=3,
-                tag="sqrt-square",
+        for decide, seconds in deciders:
+            tail = f"split; [apply Rle_0_sqr | unfold Rsqr; {decide}]" if op == "<" else f"unfold Rsqr; {decide}"
+            out.append(
+                Candidate(
+                    tactic=(
+                        f"destruct (Rlt_or_le ({left}) 0) as [Hn_ | Hn_]; [pose proof (sqrt_pos {a}); lra | "
+                        f"rewrite <- (sqrt_Rsqr ({left})) at 1 by lra; apply {mono}; {tail}]"
+                    ),
+                    kind="close",
+                    timeout=seconds,
+                    tag="sqrt-square",
+                )
             )
-        )
     return out

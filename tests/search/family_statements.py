@@ -107,6 +107,8 @@ S4 = {
   "Require Import Reals Lra.\nOpen Scope R_scope.\nFixpoint th (n : nat) : R := match n with O => 0 | S k => th k + 2 / 3 ^ (S k) end.",
   "Theorem th_closed (n : nat) : th n = 1 - / 3 ^ n.",
  ),
+ # the issue-15 audit: a root bounded by a line whose squared comparison is (b - 4) ^ 2 >= 0 (no hint of nra's)
+ "sqrt_quarter": (R_H, "Theorem root_le_quarter (b : R) (h : 0 <= b) : sqrt b <= (b + 4) / 4."),
 }
 S.update(S4)
 

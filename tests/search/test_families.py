@@ -140,6 +140,17 @@ def test_absent_tactics_probe_names_what_the_header_does_not_load():
             s.close()
 
 
+def test_a_squared_root_bound_is_also_left_to_psatz():
+    # nra's hints are squares of the variables and of v - 1; (b - 4) ^ 2 >= 0 is psatz's to find
+    g = "  b : R\n  h : 0 <= b\n  ============================\n  sqrt b <= (b + 4) / 4"
+    sq = [c for c in ROCQ.candidates(g, 0, ctx=ProblemContext(scope="R_scope"))[0] if c.tag == "sqrt-square"]
+    assert [c.tactic.rsplit("; ", 1)[-1] for c in sq] == ["nra", "psatz R 2"]
+    assert "unfold Rdiv" in sq[1].tactic and sq[1].timeout == 2
+    low = "  y : R\n  ============================\n  y < sqrt (y ^ 2 + 4)"
+    lows = [c for c in ROCQ.candidates(low, 0, ctx=ProblemContext(scope="R_scope"))[0] if c.tag == "sqrt-square"]
+    assert len(lows) == 2 and lows[1].tactic.endswith("unfold Rdiv; psatz R 2]]")
+
+
 def test_families_answer_their_shapes_and_stay_quiet_elsewhere():
     ctx = ProblemContext.of(S["flip_nodes"][0], S["flip_nodes"][1], "rocq")
     g = "  t : bt\n  ============================\n  nodes (flip t) = nodes t"
@@ -187,6 +198,7 @@ FRESH = {
     "z_sym_sq": "nra-hint",
     "nonempty_cons": "induction-struct",
     "th_closed": "induction-struct",
+    "sqrt_quarter": "sqrt-square",
 }
 """Shapes that failed on statements checked from outside (docs/search.md), each with the family
 that must prove it; tier ``slow`` (about 4 s each, the default tier keeps ``dup_len``)."""
