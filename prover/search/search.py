@@ -32,7 +32,7 @@ from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict
 
-from lean_tools.types import ProofAssistantError
+from lean_tools.types import ProofAssistantError, SessionCrashed, SessionOutOfMemory
 
 from ..cache import ReconstructionCache
 from .goal import Candidate, Fact, ProblemContext, parse_goal, rocq_domain
@@ -78,6 +78,12 @@ class SearchBudget(BaseModel):
     """Limit of one ``hammer`` call (capped by the budget left)."""
     hammer_min_seconds: float = 15.0
     """Budget left below which the fallback does not start ``hammer`` (it rarely ends sooner)."""
+    session_restarts: int = 2
+    """A candidate that kills the session (``SessionCrashed``/``SessionOutOfMemory``, e.g.
+    ``sauto`` on a goal with a large unary ``nat``) is not tried again in this search, on any
+    goal, and the search starts again in a new session with what it learnt (failed pairs,
+    counters, budget spent); at most this many times, then the loss ends the search as before
+    (an infrastructure error)."""
 
 
 class SearchResult(BaseModel):
@@ -150,8 +156,18 @@ def _open_session(source, language: str, header: str):
         s.close()
 
 
+class _SessionLost(Exception):
+    """A candidate killed the session (``run`` has recorded its tactic in ``_Search.killers``)."""
+
+    def __init__(self, tactic: str, error: ProofAssistantError) -> None:
+        super().__init__(tactic)
+        self.tactic = tactic
+        self.error = error
+
+
 class _Search:
-    def __init__(self, session, table: TacticTable, budget: SearchBudget, header: str, statement: str, language: str, on_attempt=None):
+    def __init__(self, session, table: TacticTable, budget: SearchBudget, header: str, statement: str, language: str, on_attempt=None,
+                 before: _Search | None = None):
         self.on_attempt = on_attempt
         self.ctx = ProblemContext.of(header, statement, language)
         self.s = session
@@ -171,6 +187,15 @@ class _Search:
         self.expansions = 0
         self.session_seconds = 0.0
         self.t0 = time.monotonic()
+        self.spent = 0.0
+        """Budget seconds of earlier sessions of this search (``before``, on the CPU clock)."""
+        self.killers: set[str] = set()
+        """Tactics that killed a session of this search: not tried again on any goal."""
+        if before is not None:  # a restart after a lost session: what is known by goal text carries over
+            self.failed, self.searched, self.hammer_note = before.failed, before.searched, before.hammer_note
+            self.killers = before.killers
+            self.attempts, self.expansions, self.session_seconds = before.attempts, before.expansions, before.session_seconds
+            self.t0, self.spent = before.t0, before.used()
         self.cpu0 = self._cpu()
 
     def _cpu(self) -> float | None:
@@ -183,7 +208,7 @@ class _Search:
         """Budget seconds spent so far (CPU or wall, per ``budget.clock``)."""
         cpu = self._cpu()
         if cpu is not None and self.cpu0 is not None:
-            return cpu - self.cpu0
+            return self.spent + cpu - self.cpu0
         return time.monotonic() - self.t0
 
     def left(self) -> float:
@@ -197,7 +222,7 @@ class _Search:
 
     def attempt(self, node: _Node, cand: Candidate) -> Attempt | None:
         key = (_goal_key(node.goals), cand.tactic)
-        if key in self.failed:
+        if key in self.failed or cand.tactic in self.killers:
             return None
         left = self.left()
         if cand.timeout > left + 0.5:
@@ -222,13 +247,18 @@ class _Search:
             if self.out_of_budget():
                 return
             t = min(cand.timeout * self.budget.retry_factor, max(1.0, self.left()))
-            if t <= cand.timeout:
+            if t <= cand.timeout or cand.tactic in self.killers:
                 continue
             yield node, cand.model_copy(update={"timeout": t})
 
     def run(self, node: _Node, cand: Candidate) -> Attempt:
         """Run ``cand`` on ``node`` and count it (attempts, session seconds, ``on_attempt``)."""
-        att = try_candidate(self.s, node.state, cand, self.table, goals_before=len(node.goals))
+        try:
+            att = try_candidate(self.s, node.state, cand, self.table, goals_before=len(node.goals))
+        except (SessionCrashed, SessionOutOfMemory) as e:
+            self.attempts += 1
+            self.killers.add(cand.tactic)
+            raise _SessionLost(cand.tactic, e) from e
         if cand.runner == "hammer":
             self.hammer_note = "hammer: proved" if att.ok else att.error
         self.attempts += 1
@@ -311,7 +341,9 @@ def prove_goal(
     ``session_factory_or_pool``: a ``SessionPool`` (``.session(language, header)``) or a
     callable ``header -> ProofSession``. The session is opened on ``header`` plus the table's
     imports. Returns ``proved=True`` only after the fresh checker accepted the whole file
-    (unless ``budget.recheck`` is off). Infrastructure failures end the search with a reason.
+    (unless ``budget.recheck`` is off). Infrastructure failures end the search with a reason;
+    a candidate that kills the session is dropped and the search restarts in a new one
+    (``SearchBudget.session_restarts``).
     ``reconstructions``: CoqHammer reconstructions found before (replayed before any ``hammer``
     call; new ones are stored). See ``SearchBudget.hammer`` for when the hammer runs.
     """
@@ -340,17 +372,19 @@ def prove_goal(
             rejected=int(acc["rejected"]),
         )
 
-    try:
+    def one_session(before: _Search | None) -> SearchResult:
+        """The search in one session (``before``: the search whose session a candidate killed)."""
+        nonlocal search
         with _open_session(session_factory_or_pool, language, session_header) as s:
             t0 = time.monotonic()
             out = s.run_command(table.open_code(statement_code), timeout=budget.start_timeout)
-            acc["open_seconds"] = time.monotonic() - t0
+            acc["open_seconds"] += time.monotonic() - t0
             if not out.ok:
                 return result(False, f"statement error: {out.errors[0].text[:200]}")
             holes = [h for h in out.holes if h.state is not None]
             if not holes:
                 return result(False, "statement opened no proof")
-            search = _Search(s, table, budget, header, statement_code, language, on_attempt)
+            search = _Search(s, table, budget, header, statement_code, language, on_attempt, before=before)
             root = _Node(0.0, next(search.seq), holes[0].state, tuple(out.goals) or (holes[0].goal,), (), (), 0)
             for tac in table.intro:
                 att = search.attempt(root, Candidate(tactic=tac, kind="step", timeout=2, cost=0, tag="intro"))
@@ -406,9 +440,26 @@ def prove_goal(
                 return done
             why = "budget" if search.out_of_budget() or search.heap else "exhausted"
             return result(False, f"{why} ({search.hammer_note})" if search.hammer_note else why)
-    except ProofAssistantError as e:
-        first = str(e).splitlines()[0][:200] if str(e) else ""
-        return result(False, f"{type(e).__name__}: {first}")
+
+    lost: list[str] = []
+    while True:
+        try:
+            res = one_session(search)
+        except _SessionLost as e:
+            lost.append(f"{type(e.error).__name__} on {e.tactic[:60]!r}")
+            note = f"{len(lost)} session(s) lost to candidates: {', '.join(lost)}"
+            if search is not None and search.out_of_budget():
+                return result(False, f"budget ({note})")
+            if len(lost) > budget.session_restarts:
+                first = str(e.error).splitlines()[0][:200] if str(e.error) else ""
+                return result(False, f"{type(e.error).__name__}: {first} ({note})")
+            continue
+        except ProofAssistantError as e:
+            first = str(e).splitlines()[0][:200] if str(e) else ""
+            return result(False, f"{type(e).__name__}: {first}")
+        if lost and not res.proved:
+            res = res.model_copy(update={"reason": f"{res.reason} ({len(lost)} session(s) lost to candidates: {', '.join(lost)})"})
+        return res
 
 
 PROBED_TACTICS = ("ring", "field")

@@ -15,6 +15,8 @@ from lean_tools.types import (
     Hole,
     Message,
     ProofStatus,
+    SessionCrashed,
+    SessionOutOfMemory,
     Severity,
     TacticOutcome,
 )
@@ -27,8 +29,11 @@ _UNWRAP = re.compile(r"^Timeout \d+ \((?P<tac>.*)\)\.$", re.DOTALL)
 class ScriptedSession:
     language = "rocq"
 
-    def __init__(self, header: str, rules: dict, start_goals: tuple[str, ...], statement_ok: bool = True):
+    def __init__(self, header: str, rules: dict, start_goals: tuple[str, ...], statement_ok: bool = True,
+                 killers: tuple[str, ...] = ()):
         self.header = header
+        self.killers = killers
+        """Tactics that kill the process, as a real coqtop dies under a runaway ``sauto``."""
         self.rules = rules
         self.start_goals = start_goals
         self.statement_ok = statement_ok
@@ -60,9 +65,15 @@ class ScriptedSession:
         return CommandOutcome(env=1, holes=(Hole(goal=self.start_goals[0], state=1),), goals=self.start_goals)
 
     def run_tactic(self, state, tactic, *, timeout=None):
+        if self.closed:  # a dead session answers nothing, as RocqSession after a crash
+            raise SessionCrashed("coqtop died (exit -9)", "")
         self.uses += 1
         m = _UNWRAP.match(tactic)
         tac = m.group("tac") if m else tactic
+        if tac in self.killers:
+            self.calls.append((self.states[state], tac))
+            self.closed = True
+            raise SessionOutOfMemory("coqtop was killed (exit -9), likely out of memory")
         goals = self.states[state]
         self.calls.append((goals, tac))
         new_first = self.rules.get((goals[0], tac))
@@ -273,3 +284,32 @@ def test_timed_out_closers_get_a_second_pass_with_more_time():
     assert res.attempts == 3  # intros, slow (1 s: timeout), slow again (4 s)
     off = _slow_run(SearchBudget(seconds=30, retry_factor=0))
     assert not off.proved and off.reason == "exhausted"
+
+
+def _killed_run(budget):
+    """The search on RULES where ``sauto`` (tried before ``lia``) kills every session it runs in."""
+    sessions = []
+
+    def factory(header):
+        sessions.append(ScriptedSession(header, RULES, ("forall n, A /\\ B",), killers=("sauto",)))
+        return sessions[-1]
+
+    res = prove_goal(factory, "Require Import Arith.", "Theorem t : forall n, A /\\ B.", "rocq", budget,
+                     checker=AcceptAll(), table=tiny(closers=("sauto", "lia")))
+    return res, sessions
+
+
+def test_a_candidate_that_kills_the_session_is_dropped_and_the_search_goes_on_in_a_new_one():
+    res, sessions = _killed_run(SearchBudget(seconds=10))
+    assert res.proved and res.reason == "proved" and "split." in res.proof
+    assert len(sessions) == 2 and all(s.closed for s in sessions)
+    killed = [c for s in sessions for c in s.calls if c[1] == "sauto"]
+    assert killed == [(("A /\\ B",), "sauto")]  # tried once, never again on any goal
+    assert res.attempts == sum(len(s.calls) for s in sessions)  # the fatal call and the first session's count
+
+
+def test_lost_sessions_beyond_the_restart_limit_end_the_search_with_the_cause():
+    res, sessions = _killed_run(SearchBudget(seconds=10, session_restarts=0))
+    assert not res.proved and len(sessions) == 1
+    assert res.reason.startswith("SessionOutOfMemory: coqtop was killed")
+    assert "1 session(s) lost to candidates: SessionOutOfMemory on 'sauto'" in res.reason
