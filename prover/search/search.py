@@ -357,9 +357,18 @@ def prove_goal(
     checker = checker if checker is not None or not budget.recheck else _default_checker(language)
     acc: dict[str, float] = {"open_seconds": 0.0, "recheck_seconds": 0.0, "rejected": 0}
     search: _Search | None = None
+    tree: dict = {"banked": 0.0}
+    """Process-tree CPU where the session reports it (Rocq): the session now, its reading when the
+    search began in it, and the CPU of the sessions before it (lost to a candidate)."""
+
+    def tree_seconds() -> float | None:
+        now = _tree_cpu(tree.get("s"))
+        return None if now is None else tree["banked"] + max(0.0, now - tree["cpu0"])
 
     def result(proved: bool, reason: str, proof: str | None = None, tags: tuple[str, ...] = ()) -> SearchResult:
-        searched = search.session_seconds if search else 0.0
+        searched = acc["open_seconds"] + (search.session_seconds if search else 0.0)  # wall, where no CPU is reported
+        if (cpu := tree_seconds()) is not None:
+            searched = cpu  # coqtop and the ATPs/csdp it ran, timed-out requests included
         return SearchResult(
             proved=proved,
             proof=proof,
@@ -367,7 +376,7 @@ def prove_goal(
             tags=tags,
             attempts=search.attempts if search else 0,
             expansions=search.expansions if search else 0,
-            checker_seconds=acc["open_seconds"] + searched + acc["recheck_seconds"],
+            checker_seconds=searched + acc["recheck_seconds"],
             wall_seconds=time.monotonic() - t_start,
             rejected=int(acc["rejected"]),
         )
@@ -376,6 +385,9 @@ def prove_goal(
         """The search in one session (``before``: the search whose session a candidate killed)."""
         nonlocal search
         with _open_session(session_factory_or_pool, language, session_header) as s:
+            if (cpu0 := _tree_cpu(s)) is not None:
+                tree["banked"] = tree_seconds() or tree["banked"]
+                tree.update(s=s, cpu0=cpu0)
             t0 = time.monotonic()
             out = s.run_command(table.open_code(statement_code), timeout=budget.start_timeout)
             acc["open_seconds"] += time.monotonic() - t0
@@ -460,6 +472,13 @@ def prove_goal(
         if lost and not res.proved:
             res = res.model_copy(update={"reason": f"{res.reason} ({len(lost)} session(s) lost to candidates: {', '.join(lost)})"})
         return res
+
+
+def _tree_cpu(session) -> float | None:
+    """CPU seconds of the session's whole process tree so far (``RocqSession.process_cpu_seconds``:
+    coqtop and the children it waited for, CoqHammer's ATPs included), None where not reported."""
+    cpu = getattr(session, "process_cpu_seconds", None)
+    return float(cpu) if isinstance(cpu, (int, float)) and not isinstance(cpu, bool) else None
 
 
 PROBED_TACTICS = ("ring", "field")

@@ -45,6 +45,30 @@ def test_proves_small_real_statements_and_rechecks(stmt):
 
 @pytest.mark.rocq
 @needs_coq
+def test_checker_seconds_are_the_sessions_process_tree_cpu():
+    # the process tree's CPU (coqtop and the children it waited for: csdp behind psatz, CoqHammer's
+    # ATPs) is what the prover's budget charges as checker CPU, not the requests' wall time
+    made = []
+
+    class Recorded(RocqSession):
+        def start(self):
+            super().start()
+            self.cpu_at_start = self.process_cpu_seconds
+            made.append(self)
+
+    stmt = "Theorem quad (x : R) : x * x - 2 * x + 1 >= 0."
+    res = prove_goal(
+        lambda h: Recorded(h, extra_args=("-w", "-all")), "Require Import Reals.\nOpen Scope R_scope.", stmt, "rocq",
+        SearchBudget(seconds=20, recheck=False),
+    )
+    assert res.proved, res.reason
+    (s,) = made
+    assert s.process_cpu_seconds > s.cpu_at_start
+    assert res.checker_seconds == pytest.approx(s.process_cpu_seconds - s.cpu_at_start)
+
+
+@pytest.mark.rocq
+@needs_coq
 def test_local_definition_from_problem_file():
     header, stmt = split_statement(normalize_rocq((DATA / "ends_at_proof.v").read_text()))
     res = prove_goal(factory, header, stmt, "rocq", SearchBudget(seconds=20))
