@@ -10,7 +10,7 @@ ROCQ_DEBS := coq libcoq-mathcomp libcoq-coquelicot libcoq-hammer libcoq-interval
 .PHONY: setup rocq venv demo test lint test-all bench-pool clean llm-venv llm-model test-llm demo-llm bench-llm
 
 rocq:
-	@if ! command -v coqtop >/dev/null || ! command -v csdp >/dev/null || ! command -v eprover >/dev/null || ! ls /usr/lib/ocaml/coq/user-contrib/mathcomp/analysis >/dev/null 2>&1; then \
+	@if ! command -v coqtop >/dev/null || ! command -v csdp >/dev/null || ! command -v eprover >/dev/null || ! command -v z3 >/dev/null || ! command -v cvc4 >/dev/null || ! ls /usr/lib/ocaml/coq/user-contrib/mathcomp/analysis >/dev/null 2>&1; then \
 	  echo "Installing Rocq (Coq) and libraries from Debian..."; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(ROCQ_DEBS) >/dev/null; \

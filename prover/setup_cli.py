@@ -35,6 +35,9 @@ ROCQ_PACKAGES = (
     "libcoq-stdpp",
     "libcoq-mathcomp-real-closed",
     "coinor-csdp",  # SDP solver behind `psatz`; the built-in search uses it
+    "eprover",  # the ATPs behind CoqHammer's `hammer` (its reconstructions need none of them)
+    "z3",
+    "cvc4",
 )
 LEAN_PROJECT = Path(__file__).resolve().parent.parent / "lean_project"
 ELAN_INIT = "https://raw.githubusercontent.com/leanprover/elan/master/elan-init.sh"

@@ -218,7 +218,8 @@ class Workspace:
         cfg = self.config.search
         mode = hammer or cfg.hammer
         budget = SearchBudget(
-            seconds=seconds, hammer=mode, hammer_seconds=min(cfg.hammer_timeout_s, seconds) if mode == "only" else cfg.hammer_timeout_s
+            # hammer alone (the tool): the call's own seconds, which default to search.hammer_timeout_s
+            seconds=seconds, hammer=mode, hammer_seconds=seconds if mode == "only" else cfg.hammer_timeout_s
         )
         res = prove_goal(self.pool, self.env_header, statement_code, self.problem.language, budget, reconstructions=self._reconstructions())
         self.budget.charge_check(res.checker_seconds, attempt=True)

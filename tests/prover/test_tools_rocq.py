@@ -48,3 +48,22 @@ def test_automation_on_a_lemma(ws):
     out = ws.run_search(DECL, 20.0, label="x")
     assert out.proved and out.proof and "Require" not in out.proof
     assert ws.check_decl("", DECL, out.proof).complete
+
+
+def test_hammer_alone_gets_the_seconds_it_is_given(ws, monkeypatch):
+    """``run_search(..., hammer="only")`` (the ``hammer`` tool) lets CoqHammer use the call's own
+    seconds, even past ``search.hammer_timeout_s`` (which is only the tool's default budget)."""
+    import prover.search as search
+
+    seen = []
+
+    def record(pool, header, stmt, language, budget, **kw):
+        seen.append(budget)
+        return search.SearchResult(proved=False, reason="recorded")
+
+    monkeypatch.setattr(search, "prove_goal", record)
+    assert ws.config.search.hammer_timeout_s < 50
+    ws.run_search(DECL, 50.0, label="x", hammer="only")
+    ws.run_search(DECL, 50.0, label="x")
+    assert (seen[0].hammer, seen[0].hammer_seconds) == ("only", 50.0)
+    assert seen[1].hammer_seconds == ws.config.search.hammer_timeout_s
