@@ -185,6 +185,8 @@ class _Search:
         """Library candidates found by ``Search`` per root goal."""
         self.attempts = 0
         self.expansions = 0
+        self.expansions_before = 0
+        """Expansions in earlier sessions of this search (lost to a candidate)."""
         self.session_seconds = 0.0
         self.t0 = time.monotonic()
         self.spent = 0.0
@@ -194,7 +196,9 @@ class _Search:
         if before is not None:  # a restart after a lost session: what is known by goal text carries over
             self.failed, self.searched, self.hammer_note = before.failed, before.searched, before.hammer_note
             self.killers = before.killers
-            self.attempts, self.expansions, self.session_seconds = before.attempts, before.expansions, before.session_seconds
+            self.attempts, self.session_seconds = before.attempts, before.session_seconds
+            # the new session expands its nodes afresh (failed pairs are skipped): the cap is per session
+            self.expansions_before = before.expansions_before + before.expansions
             self.t0, self.spent = before.t0, before.used()
         self.cpu0 = self._cpu()
 
@@ -375,7 +379,7 @@ def prove_goal(
             reason=reason,
             tags=tags,
             attempts=search.attempts if search else 0,
-            expansions=search.expansions if search else 0,
+            expansions=search.expansions + search.expansions_before if search else 0,
             checker_seconds=searched + acc["recheck_seconds"],
             wall_seconds=time.monotonic() - t_start,
             rejected=int(acc["rejected"]),

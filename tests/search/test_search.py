@@ -313,3 +313,18 @@ def test_lost_sessions_beyond_the_restart_limit_end_the_search_with_the_cause():
     assert not res.proved and len(sessions) == 1
     assert res.reason.startswith("SessionOutOfMemory: coqtop was killed")
     assert "1 session(s) lost to candidates: SessionOutOfMemory on 'sauto'" in res.reason
+
+
+def test_a_restarted_search_expands_its_root_again_under_an_expansion_cap_of_one():
+    """The baseline portfolio's shape (one expansion, the root): after the lost session the rest of
+    the portfolio still runs in the new one."""
+    sessions = []
+    rules = {("forall n, A", "intros"): ("A",), ("A", "lia"): ()}
+
+    def factory(header):
+        sessions.append(ScriptedSession(header, rules, ("forall n, A",), killers=("sauto",)))
+        return sessions[-1]
+
+    res = prove_goal(factory, "Require Import Arith.", "Theorem t : forall n, A.", "rocq",
+                     SearchBudget(seconds=10, max_expansions=1), checker=AcceptAll(), table=tiny(closers=("sauto", "lia")))
+    assert res.proved and len(sessions) == 2 and res.expansions == 2
