@@ -203,6 +203,13 @@ def header_inductives(header: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(re.findall(r"(?:^|\n)\s*Inductive\s+([A-Za-z_][\w']*)", header)))
 
 
+def header_predicates(header: str) -> tuple[str, ...]:
+    """Names of the header's inductive predicates: ``Inductive`` declarations whose arity ends in
+    ``Prop`` (``Inductive ev : nat -> Prop := ...``), the ones ``induction H`` runs over."""
+    found = re.findall(r"(?:^|\n)\s*Inductive\s+([A-Za-z_][\w']*)([^:=]*):([^=]*?)\bProp\s*:=", header)
+    return tuple(dict.fromkeys(name for name, _params, _arity in found))
+
+
 def header_fixpoints(header: str) -> tuple[Fixpoint, ...]:
     """The header's ``Fixpoint``s with their pattern depth: ``S (S m)`` or ``x :: y :: r`` is 2."""
     out = []
@@ -236,6 +243,9 @@ class ProblemContext:
     """``Inductive`` types the header declares (induction candidates, ``induction.py``)."""
     fixpoints: tuple[Fixpoint, ...] = ()
     """The header's ``Fixpoint``s with their recursion depth."""
+    predicates: tuple[str, ...] = ()
+    """The header's inductive predicates (``Inductive ev : nat -> Prop``): ``induction H`` on a
+    hypothesis of one of them (``induction-pred``)."""
     absent_tactics: tuple[str, ...] = ()
     """Closing tactics the session does not know (``ring`` comes with ``Arith`` or ``Reals``,
     ``field`` with ``Reals``, neither with the table's imports): ``solve_any`` leaves them out,
@@ -259,6 +269,7 @@ class ProblemContext:
             big_numbers=big,
             inductives=header_inductives(header),
             fixpoints=header_fixpoints(header),
+            predicates=header_predicates(header),
         )
 
 

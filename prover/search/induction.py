@@ -22,8 +22,16 @@ a power whose exponent holds the variable is unfolded (``pow`` computes on ``S``
 (``induction-scaled``); a ``Fixpoint`` applied to ``rev``/``++`` first gets the lemma that it
 distributes over ``++``, proved by its own induction (``induction-app-lemma``). Closers name only the tactics the session knows
 (``ProblemContext.absent_tactics``: no ``ring`` without ``Arith``).
+Beyond the conclusion's variables: a variable that hypotheses speak of (``In k l``, ``forall x,
+In x l -> ...``) gets an induction whose induction hypotheses carry those hypotheses as
+premises, discharged in the step case (``induction-hyp``); a hypothesis of an inductive
+predicate (a header ``Inductive ... -> Prop``, or ``<=`` next to a header ``Fixpoint``) gets
+``induction H`` (``induction-pred``); a variable of a type no family names (``positive``,
+``comparison``, ``string``, a header ``Variant``/``Record``, a loaded library's type) gets one
+``induction`` that Rocq itself accepts or rejects (``induction-other``).
 
-What is not covered: mutual inductives, nested induction (lists of trees), functional
+What is not covered: mutual inductives, nested induction (lists of trees), inversion of a
+hypothesis that the step case needs (``Forall P (a :: l)``, ``sorted (a :: l)``), functional
 induction schemes (``Functional Scheme`` needs a command, not a tactic), auxiliary lemmas other
 than distribution over ``++``.
 """
@@ -322,3 +330,165 @@ def rewrite_ih(f: Focus) -> list[Candidate]:
         for h in f.g.hyps
         if _is_ih(h.names[0], known) and is_eq(h.type) and not h.type.startswith("forall") and "->" not in h.type
     ]
+
+
+def _mentions(text: str, v: str) -> bool:
+    return bool(re.search(rf"(?<![\w']){re.escape(v)}(?![\w'])", text))
+
+
+def _premise_hyps(g: GoalInfo, v: str) -> list[str]:
+    """Names of the hypotheses that mention ``v`` and are propositions about it (not the
+    declarations of other variables): what ``induction v`` generalises into the hypothesis."""
+    out: list[str] = []
+    for h in g.hyps:
+        if v in h.names or not _mentions(h.type, v):
+            continue
+        out.extend(h.names)
+    return out
+
+
+PREMISE_PROVERS = ("assumption", "lia", "(intros; firstorder)")
+"""How a premise of an induction hypothesis is proved from the step case's hypotheses: it is
+often one of them (``total l = 0`` from ``a + total l = 0`` by ``lia``) or follows from one by
+logic (``forall x, In x l -> P x`` from ``forall x, a = x \\/ In x l -> P x``)."""
+
+
+def _ih_premises(v: str) -> str:
+    """Discharge the premises of the induction hypotheses named after ``v`` (``IHl : P -> Q``
+    becomes ``IHl : Q`` once ``P`` is proved, ``PREMISE_PROVERS``); a premise none proves is
+    left, and names that do not exist are skipped."""
+    prove = "solve [" + " | ".join(PREMISE_PROVERS) + "]"
+    return "; ".join(
+        f"repeat (match type of IH{v}{k} with ?P -> _ => specialize (IH{v}{k} ltac:({prove})) end)" for k in ("", "0", "1", "2")
+    )
+
+
+def _instances(names: list[str]) -> str:
+    """Instantiate each hypothesis ``forall x, ... -> ...`` at a variable of the step case whose
+    premise ``auto`` proves (the new head ``a`` of ``a :: l``: ``a = a \\/ In a l``), so that the
+    arithmetic closers see the fact about the new element."""
+    return "; ".join(
+        f"try (match goal with y_ : _ |- _ => pose proof ({n} y_ ltac:(solve [auto | simpl; auto])) end)" for n in names
+    )
+
+
+@family("induction-hyp", DOMAIN, "close")
+def hypothesis_induction(f: Focus, limit: int = 2) -> list[Candidate]:
+    """Goal: a statement about a variable of an inductive type that hypotheses also speak of
+    (``(forall x, In x l -> 1 <= x) -> length l <= total l``; ``total l = 0 -> In k l -> k =
+    0``, where ``l`` is only in the hypotheses). Why: ``induction l`` generalises those
+    hypotheses, so the induction hypothesis has them as premises (``IHl : (forall x, In x l ->
+    ...) -> ...``) and a plain rewrite cannot use it; in the step case the disjunctions the
+    hypotheses computed to (``In k (a :: l)``) are split, the induction hypotheses' premises are
+    discharged from the step's hypotheses (``PREMISE_PROVERS``), the quantified hypotheses are
+    instantiated at the new element, then the arithmetic closers. ``nat`` only along a
+    recursion in sight, as ``induction-struct``. At the root and one step below."""
+    g, d, ctx = f.g, f.d, f.ctx
+    if f.depth > 1:
+        return []
+    known = STD_RECURSIVE + tuple(ctx.inductives)
+    fix_in_concl = any(_mentions(g.concl, fx.name) for fx in ctx.fixpoints)
+    out: list[Candidate] = []
+    seen: set[str] = set()
+    for h in g.hyps:
+        head = _type_head(h.type)
+        if head not in known or head in ctx.predicates or "->" in h.type or "forall" in h.type:
+            continue
+        if head == "nat" and not (fix_in_concl or re.search(r"\bsum_f_R0\b", g.concl)):
+            continue
+        for v in h.names:
+            premises = _premise_hyps(g, v)
+            if v in seen or not premises or len(seen) >= limit:
+                continue
+            seen.add(v)
+            split = "repeat (match goal with H_ : _ \\/ _ |- _ => destruct H_ end); subst"
+            quantified = [n for n in premises if any(n in hh.names and hh.type.startswith("forall") for hh in g.hyps)]
+            inst = f"; {_instances(quantified)}" if quantified else ""
+            tac = f"induction {v}; {_unfold(g, d, ctx)}; {split}; {_ih_premises(v)}{inst}; {_ih_rewrites(v)}; {_finish(d, ctx)}"
+            out.append(Candidate(tactic=tac, kind="close", timeout=3, tag="induction-hyp"))
+    return out
+
+
+WITNESS = (
+    "first [exists 0; lia | exists 1; lia | "
+    "match goal with x_ : nat |- exists _ : nat, _ => solve [exists x_; lia | exists (S x_); lia] end]"
+)
+"""A witness for ``exists k : nat, ...``: ``0``, ``1``, or one of the goal's variables or its
+successor (``exists (S k)`` for ``S (S n) = 2 * S k`` once ``IH : n = 2 * k`` is destructed);
+Ltac's ``match`` backtracks over the variables until ``lia`` closes the goal."""
+
+
+@family("induction-pred", DOMAIN, "close")
+def predicate_induction(f: Focus, limit: int = 2) -> list[Candidate]:
+    """Goal: a consequence of a hypothesis of an inductive predicate: a header ``Inductive ... :
+    ... -> Prop`` (``ev n -> exists k, n = 2 * k``, ``ev n -> ev m -> ev (n + m)``) or ``<=`` on
+    ``nat`` with a header ``Fixpoint`` in the conclusion (``a <= b -> tri a <= tri b``). Why: the
+    proof follows the derivation of the hypothesis: ``induction H`` has one case per
+    constructor, with an induction hypothesis for each premise of the constructor; the
+    existentials of the induction hypotheses are destructed, then the arithmetic closers, the
+    predicate's constructors (``constructor; auto``) or a witness among the case's variables
+    (``WITNESS``). At the root and one step below."""
+    g, d, ctx = f.g, f.d, f.ctx
+    if f.depth > 1 or d.real:
+        return []
+    fix_in_concl = any(_mentions(g.concl, fx.name) for fx in ctx.fixpoints)
+    names: list[str] = []
+    for h in g.hyps:
+        typ = " ".join(h.type.split())
+        pred = _type_head(typ) in ctx.predicates
+        le = fix_in_concl and re.fullmatch(r"[^<>=]+<=?[^<>=]+", typ) and not re.search(r"%Z|\bZ\b", typ)
+        if (pred or le) and "->" not in typ and "forall" not in typ:
+            names.extend(h.names)
+    out: list[Candidate] = []
+    closers = ("reflexivity", "lia", "nia", "congruence", "auto", "eauto", "(constructor; auto)", "(econstructor; eauto)", WITNESS)
+    fin = solve_any(ctx, closers)
+    for n in names[:limit]:
+        exists = "repeat (match goal with E_ : exists _, _ |- _ => destruct E_ end)"
+        tac = f"induction {n}; {_unfold(g, d, ctx)}; {exists}; {fin}"
+        out.append(Candidate(tactic=tac, kind="close", timeout=3, tag="induction-pred"))
+    return out
+
+
+HANDLED_TYPES = frozenset(STD_RECURSIVE + STD_FLAT) | {"R", "Z", "Q", "C", "N", "Prop", "Set", "Type"}
+"""Type heads ``induction-other`` leaves alone: the standard types the other families handle,
+and the number types, where an induction is no proof method the search should spend time on
+(``R`` and ``C`` are no inductive types, ``Z``/``N``/``Q`` are better left to the deciders)."""
+
+
+def other_inductive_vars(g: GoalInfo, ctx: ProblemContext) -> list[str]:
+    """Variables of the goal (in the conclusion or in a hypothesis) whose type is a single
+    name that neither the other induction families nor the number domains handle and that is no
+    variable of the goal itself (``A : Type``, ``P : Prop``): ``positive``, ``comparison``,
+    ``string``, a ``Record`` or ``Variant`` of the header, a type of a loaded library. Whether it
+    is inductive is Rocq's to say: ``induction`` fails at once on a type that is not."""
+    declared = set(g.hyp_names())
+    used_as_types = {h.type.strip() for h in g.hyps}
+    out = []
+    for h in g.hyps:
+        t = h.type.strip()
+        if not re.fullmatch(r"[A-Za-z_][\w'.]*", t) or t in HANDLED_TYPES or t in ctx.inductives or t in declared:
+            continue
+        for v in h.names:
+            # a variable that is itself a type of the goal (``T : finType``, ``x : T``) is a structure, no data
+            if v not in used_as_types and (_mentions(g.concl, v) or _premise_hyps(g, v)):
+                out.append(v)
+    return out
+
+
+@family("induction-other", DOMAIN, "close")
+def other_type_induction(f: Focus, limit: int = 1) -> list[Candidate]:
+    """Goal: a statement about a variable of an inductive type the header does not declare and
+    the search has no name for (``flip (flip c) = c`` for ``c : comparison``, ``1 <= digits p``
+    for ``p : positive``, ``length (s ++ t)`` over ``string``). Why: the type comes from a loaded
+    library (or a header ``Record``/``Variant``); ``induction`` asks Rocq whether it is
+    inductive (it fails at once when it is not) and computes the functions on its
+    constructors, then the induction hypotheses and the closers. One variable, 2 s: it is
+    proposed only for goals with a variable of such a type. At the root and one step below."""
+    g, d, ctx = f.g, f.d, f.ctx
+    if f.depth > 1 or d.real:
+        return []
+    out = []
+    for v in other_inductive_vars(g, ctx)[:limit]:
+        tac = f"induction {v}; {_unfold(g, d, ctx)}; {_ih_rewrites(v)}; {_finish(d, ctx)}"
+        out.append(Candidate(tactic=tac, kind="close", timeout=2, tag="induction-other"))
+    return out

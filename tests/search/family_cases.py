@@ -24,6 +24,11 @@ DBL = (
     "Require Import List Arith Lia.\nImport ListNotations.\n"
     "Fixpoint dbl (l : list nat) : list nat := match l with [] => [] | x :: r => (2 * x) :: dbl r end."
 )
+ODD_P = "Require Import Arith Lia.\nInductive odd_p : nat -> Prop := o1 : odd_p 1 | o2 n : odd_p n -> odd_p (n + 2)."
+DIR = (
+    "Require Import Arith.\nVariant dir := North | East | South | West.\n"
+    "Definition turn (d : dir) : dir := match d with North => East | East => South | South => West | West => North end."
+)
 HALF_UP = "Require Import Arith Lia.\nFixpoint dropt (n : nat) : nat := match n with 0 => 0 | S 0 => 1 | S (S m) => S (dropt m) end."
 
 
@@ -80,6 +85,9 @@ CASES: dict[str, Case] = {
     "induction-fix2": _case(TRIB, "n : nat", "0 < walk n"),
     "induction-scaled": _case(HALF_UP, "n : nat", "dropt (2 * n + 1) = n + 1"),
     "induction-app-lemma": _case(DBL, "l : list nat", "dbl (rev l) = rev (dbl l)"),
+    "induction-hyp": _case(LIST, "l : list nat; h : forall x, In x l -> x <= 3", "sum_l l <= 3 * length l"),
+    "induction-pred": _case(ODD_P, "n : nat; h : odd_p n", "exists k, n = 2 * k + 1"),
+    "induction-other": _case(DIR, "d : dir", "turn (turn (turn (turn d))) = d"),
     "parity-spec": _case(N, "k : nat", "Nat.odd (k + k + 1) = true"),
     "library-rewrite": _case(LIST, "l m : list nat", "length (m ++ rev l) = length l + length m"),
     "refl": _case(N, "n : nat", "0 + n = n"),

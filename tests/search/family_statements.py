@@ -112,6 +112,44 @@ S4 = {
 }
 S.update(S4)
 
+# the issue-15 audit, item 2: induction whose hypotheses speak of the variable, induction over a
+# derivation (an inductive predicate of the header, `<=`), and over types of loaded libraries
+EV_H = "Require Import Arith Lia.\nInductive ev : nat -> Prop := ev0 : ev 0 | evSS n : ev n -> ev (S (S n))."
+S5 = {
+ "pos_total": (LIST_H, "Theorem pos_total (l : list nat) (h : forall x, In x l -> 1 <= x) : length l <= total l."),
+ "zero_mem": (LIST_H, "Theorem zero_mem (l : list nat) (k : nat) (h : total l = 0) (hk : In k l) : k = 0."),
+ "fold_pos": (
+  "Require Import List Arith Lia.\nImport ListNotations.",
+  "Theorem fold_pos : forall l : list nat, (forall x, In x l -> x > 0) -> fold_right plus 0 l >= length l.",
+ ),
+ "ev_half": (EV_H, "Theorem ev_half (n : nat) (h : ev n) : exists k, n = 2 * k."),
+ "ev_plus": (EV_H, "Theorem ev_plus (n m : nat) (hn : ev n) (hm : ev m) : ev (n + m)."),
+ "tri_mono": (
+  "Require Import Arith Lia.\nFixpoint tri (n : nat) : nat := match n with 0 => 0 | S k => S k + tri k end.",
+  "Theorem tri_mono (a b : nat) (h : a <= b) : tri a <= tri b.",
+ ),
+ "reach_le": (
+  "Require Import Arith Lia.\nInductive reach : nat -> nat -> Prop := r_here n : reach n n | r_next n m : reach n m -> reach n (S m).",
+  "Theorem reach_le (a b : nat) (h : reach a b) : a <= b.",
+ ),
+ "flipc": (
+  "Definition flipc (c : comparison) : comparison := match c with Lt => Gt | Gt => Lt | Eq => Eq end.",
+  "Theorem flipc_twice (c : comparison) : flipc (flipc c) = c.",
+ ),
+ "digits": (
+  (
+   "Require Import PArith Arith Lia.\n"
+   "Fixpoint digits (p : positive) : nat := match p with xH => 1 | xO q => S (digits q) | xI q => S (digits q) end."
+  ),
+  "Theorem digits_pos (p : positive) : 1 <= digits p.",
+ ),
+ "str_len": (
+  "Require Import String Arith Lia.\nOpen Scope string_scope.",
+  "Theorem str_len (s t : string) : String.length (s ++ t) = String.length s + String.length t.",
+ ),
+}
+S.update(S5)
+
 
 if __name__ == "__main__":  # write one problem file per statement: python tests/search/family_statements.py DIR
     import sys

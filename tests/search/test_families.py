@@ -45,6 +45,29 @@ def test_induction_variants_for_tests_and_appends_fire_only_where_they_apply():
     assert not {"induction-if", "induction-app"} & nat  # a nat recursion that tests nothing
 
 
+def test_induction_over_hypotheses_predicates_and_library_types_fires_only_where_it_applies():
+    from prover.search.goal import header_predicates
+    from prover.search.induction import other_inductive_vars
+
+    assert header_predicates(S["reach_le"][0]) == ("reach",) and header_predicates(S["flip_nodes"][0]) == ()
+
+    def tags(name, goal):
+        ctx = ProblemContext.of(S[name][0], S[name][1], "rocq")
+        return {c.tag for c in ROCQ.candidates(goal, 0, ctx=ctx)[0]}
+
+    rule = "  ============================\n  "
+    # l only in the hypotheses: the induction generalises them
+    assert "induction-hyp" in tags("zero_mem", f"  l : list nat\n  k : nat\n  h : total l = 0\n  hk : In k l\n{rule}k = 0")
+    # nat with a premise but no recursion in sight: plain arithmetic, no induction
+    assert "induction-hyp" not in tags("zero_mem", f"  n : nat\n  h : 0 < n\n{rule}n * n >= n")
+    assert "induction-pred" in tags("ev_half", f"  n : nat\n  h : ev n\n{rule}exists k : nat, n = 2 * k")
+    assert "induction-pred" in tags("tri_mono", f"  a, b : nat\n  h : a <= b\n{rule}tri a <= tri b")
+    assert "induction-pred" not in tags("ev_half", f"  a, b : nat\n  h : a <= b\n{rule}a * a <= b * b")  # no Fixpoint
+    g = parse_goal(f"  T : finType\n  x : T\n  c : comparison\n  r : R\n  z : Z\n{rule}f x c r z = c", "rocq")
+    assert other_inductive_vars(g, ProblemContext()) == ["c"]  # no types, no numbers, no type variables
+    assert "induction-other" not in tags("flip_nodes", f"  t : bt\n{rule}nodes (flip t) = nodes t")  # header's: struct
+
+
 def test_inductive_vars_orders_standard_types_first_and_skips_functions():
     g = parse_goal("  t : bt\n  l : list nat\n  f : nat -> nat\n  ============================\n  nodes t = length l", "rocq")
     assert inductive_vars(g, ("bt",)) == [("l", "list"), ("t", "bt")]
@@ -180,6 +203,7 @@ QUICK = {
     "recip2": "clear-denominators",
     "rabs_tri": "library-search",
     "dup_len": "induction-struct",
+    "ev_half": "induction-pred",
 }
 """Default tier: one whole search each (a few seconds)."""
 
@@ -202,6 +226,22 @@ FRESH = {
 }
 """Shapes that failed on statements checked from outside (docs/search.md), each with the family
 that must prove it; tier ``slow`` (about 4 s each, the default tier keeps ``dup_len``)."""
+
+
+AUDIT = {
+    "pos_total": "induction-hyp",
+    "zero_mem": "induction-hyp",
+    "fold_pos": "induction-hyp",
+    "ev_plus": "induction-pred",
+    "tri_mono": "induction-pred",
+    "reach_le": "induction-pred",
+    "flipc": "induction-other",
+    "digits": "induction-other",
+    "str_len": "induction-other",
+}
+"""Induction shapes of the issue-15 audit (item 2) that no family answered before: hypotheses
+that speak of the variable, derivations of inductive predicates, types of loaded libraries; tier
+``slow`` (2-5 s each; the default tier keeps ``ev_half``)."""
 
 
 @pytest.mark.rocq
@@ -229,7 +269,18 @@ def test_family_proves_a_shape_that_failed_from_outside(name):
 @pytest.mark.rocq
 @needs_coq
 @pytest.mark.usefixtures("_private_cwd")
-@pytest.mark.parametrize("name", sorted(set(S) - set(QUICK) - set(FRESH)))
+@pytest.mark.parametrize("name", sorted(AUDIT))
+def test_family_proves_an_induction_shape_of_the_audit(name):
+    res = _prove(name)
+    assert res.proved, res.reason
+    assert AUDIT[name] in res.tags
+
+
+@pytest.mark.slow
+@pytest.mark.rocq
+@needs_coq
+@pytest.mark.usefixtures("_private_cwd")
+@pytest.mark.parametrize("name", sorted(set(S) - set(QUICK) - set(FRESH) - set(AUDIT)))
 def test_every_family_statement_is_proved(name):
     res = _prove(name, seconds=30)
     assert res.proved, res.reason
