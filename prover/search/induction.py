@@ -30,8 +30,8 @@ predicate (a header ``Inductive ... -> Prop``, or ``<=`` next to a header ``Fixp
 ``comparison``, ``string``, a header ``Variant``/``Record``, a loaded library's type) gets one
 ``induction`` that Rocq itself accepts or rejects (``induction-other``).
 
-What is not covered: mutual inductives, nested induction (lists of trees), inversion of a
-hypothesis that the step case needs (``Forall P (a :: l)``, ``sorted (a :: l)``), functional
+What is not covered: mutual inductives, nested induction (lists of trees), inversion of
+a hypothesis that the step case needs (a premise ``sorted (a :: l)`` of ``induction-hyp``), functional
 induction schemes (``Functional Scheme`` needs a command, not a tactic), auxiliary lemmas other
 than distribution over ``++``.
 """
@@ -409,6 +409,12 @@ def hypothesis_induction(f: Focus, limit: int = 2) -> list[Candidate]:
     return out
 
 
+STD_PREDICATES = ("Forall", "Exists", "Forall2", "NoDup")
+"""Inductive predicates of the standard library's lists that ``induction-pred`` runs over like
+the header's (``Forall P l``: one case per element, with the fact about it and an induction
+hypothesis for the rest)."""
+
+
 WITNESS = (
     "first [exists 0; lia | exists 1; lia | "
     "match goal with x_ : nat |- exists _ : nat, _ => solve [exists x_; lia | exists (S x_); lia] end]"
@@ -421,7 +427,8 @@ Ltac's ``match`` backtracks over the variables until ``lia`` closes the goal."""
 @family("induction-pred", DOMAIN, "close")
 def predicate_induction(f: Focus, limit: int = 2) -> list[Candidate]:
     """Goal: a consequence of a hypothesis of an inductive predicate: a header ``Inductive ... :
-    ... -> Prop`` (``ev n -> exists k, n = 2 * k``, ``ev n -> ev m -> ev (n + m)``) or ``<=`` on
+    ... -> Prop`` (``ev n -> exists k, n = 2 * k``, ``ev n -> ev m -> ev (n + m)``), a list
+    predicate of the library (``STD_PREDICATES``: ``Forall P l -> ...``) or ``<=`` on
     ``nat`` with a header ``Fixpoint`` in the conclusion (``a <= b -> tri a <= tri b``). Why: the
     proof follows the derivation of the hypothesis: ``induction H`` has one case per
     constructor, with an induction hypothesis for each premise of the constructor; the
@@ -435,7 +442,7 @@ def predicate_induction(f: Focus, limit: int = 2) -> list[Candidate]:
     names: list[str] = []
     for h in g.hyps:
         typ = " ".join(h.type.split())
-        pred = _type_head(typ) in ctx.predicates
+        pred = _type_head(typ) in ctx.predicates + STD_PREDICATES
         le = fix_in_concl and re.fullmatch(r"[^<>=]+<=?[^<>=]+", typ) and not re.search(r"%Z|\bZ\b", typ)
         if (pred or le) and "->" not in typ and "forall" not in typ:
             names.extend(h.names)

@@ -147,6 +147,17 @@ S5 = {
   "Require Import String Arith Lia.\nOpen Scope string_scope.",
   "Theorem str_len (s t : string) : String.length (s ++ t) = String.length s + String.length t.",
  ),
+ # written after the three families, run unseen (docs/search.md)
+ "forall_total": (LIST_H, "Theorem forall_total (l : list nat) (h : Forall (fun x => x < 5) l) : total l <= 4 * length l."),
+ "mem_total": (LIST_H, "Theorem mem_total (l : list nat) (x : nat) (h : In x l) : x <= total l."),
+ "tree_bound": (
+  (
+   TREE_H + "\nFixpoint tsum (t : bt) : nat := match t with Lf => 0 | Nd a x b => tsum a + x + tsum b end.\n"
+   "Fixpoint tin (v : nat) (t : bt) : Prop := match t with Lf => False | Nd a x b => tin v a \\/ v = x \\/ tin v b end."
+  ),
+  "Theorem tree_bound (t : bt) (h : forall x, tin x t -> x <= 2) : tsum t <= 2 * nodes t.",
+ ),
+ "compopp_eq": ("Require Import Arith.", "Theorem compopp_eq (c : comparison) (h : CompOpp c = Eq) : c = Eq."),
 }
 S.update(S5)
 

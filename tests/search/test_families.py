@@ -63,6 +63,7 @@ def test_induction_over_hypotheses_predicates_and_library_types_fires_only_where
     assert "induction-pred" in tags("ev_half", f"  n : nat\n  h : ev n\n{rule}exists k : nat, n = 2 * k")
     assert "induction-pred" in tags("tri_mono", f"  a, b : nat\n  h : a <= b\n{rule}tri a <= tri b")
     assert "induction-pred" not in tags("ev_half", f"  a, b : nat\n  h : a <= b\n{rule}a * a <= b * b")  # no Fixpoint
+    assert "induction-pred" in tags("forall_total", f"  l : list nat\n  h : Forall (fun x => x < 5) l\n{rule}total l <= 4 * length l")
     g = parse_goal(f"  T : finType\n  x : T\n  c : comparison\n  r : R\n  z : Z\n{rule}f x c r z = c", "rocq")
     assert other_inductive_vars(g, ProblemContext()) == ["c"]  # no types, no numbers, no type variables
     assert "induction-other" not in tags("flip_nodes", f"  t : bt\n{rule}nodes (flip t) = nodes t")  # header's: struct
@@ -238,6 +239,10 @@ AUDIT = {
     "flipc": "induction-other",
     "digits": "induction-other",
     "str_len": "induction-other",
+    "forall_total": "induction-pred",
+    "mem_total": "induction-hyp",
+    "tree_bound": "induction-hyp",
+    "compopp_eq": "induction-other",
 }
 """Induction shapes of the issue-15 audit (item 2) that no family answered before: hypotheses
 that speak of the variable, derivations of inductive predicates, types of loaded libraries; tier
