@@ -40,6 +40,7 @@ CLOSERS: tuple[Family, ...] = (
     induction.hypothesis_induction,
     induction.predicate_induction,
     induction.other_type_induction,
+    induction.paired_induction,
     library.parity_closers,
     library.lemma_closers,
     arith.refl,

@@ -28,7 +28,9 @@ premises, discharged in the step case (``induction-hyp``); a hypothesis of an in
 predicate (a header ``Inductive ... -> Prop``, or ``<=`` next to a header ``Fixpoint``) gets
 ``induction H`` (``induction-pred``); a variable of a type no family names (``positive``,
 ``comparison``, ``string``, a header ``Variant``/``Record``, a loaded library's type) gets one
-``induction`` that Rocq itself accepts or rejects (``induction-other``).
+``induction`` that Rocq itself accepts or rejects (``induction-other``); a ``Fixpoint`` that
+recurs down two arguments at once gets the second one generalised and destructed
+(``induction-pair``).
 
 What is not covered: mutual inductives, nested induction (lists of trees), inversion of
 a hypothesis that the step case needs (a premise ``sorted (a :: l)`` of ``induction-hyp``), functional
@@ -498,4 +500,27 @@ def other_type_induction(f: Focus, limit: int = 1) -> list[Candidate]:
     for v in other_inductive_vars(g, ctx)[:limit]:
         tac = f"induction {v}; {_unfold(g, d, ctx)}; {_ih_rewrites(v)}; {_finish(d, ctx)}"
         out.append(Candidate(tactic=tac, kind="close", timeout=2, tag="induction-other"))
+    return out
+
+
+@family("induction-pair", DOMAIN, "close")
+def paired_induction(f: Focus, limit: int = 2) -> list[Candidate]:
+    """Goal: a header ``Fixpoint`` in the conclusion with two variables of inductive types in
+    sight (``length (take n l) = n`` under ``n <= length l``, where ``take`` matches on ``n``
+    and ``l`` together). Why: the recursion goes down both arguments at once, so the second
+    variable must be generalised (the induction hypothesis then holds for every ``l``) and
+    destructed in each case for the ``Fixpoint`` to compute; a conditional induction
+    hypothesis is rewritten with its side condition left to the closers. Both orders, at the
+    root and one step below."""
+    g, d, ctx = f.g, f.d, f.ctx
+    if f.depth > 1 or d.real or not any(_mentions(g.concl, fx.name) for fx in ctx.fixpoints):
+        return []
+    known = STD_RECURSIVE + tuple(ctx.inductives)
+    vs = [v for h in g.hyps if _type_head(h.type) in known and "->" not in h.type for v in h.names if _mentions(g.concl, v)]
+    if len(vs) < 2:
+        return []
+    out = []
+    for v, o in [(vs[0], vs[1]), (vs[1], vs[0])][:limit]:
+        tac = f"generalize dependent {o}; induction {v}; intros; destruct {o}; {_unfold(g, d, ctx)}; {_ih_rewrites(v)}; {_finish(d, ctx)}"
+        out.append(Candidate(tactic=tac, kind="close", timeout=3, tag="induction-pair"))
     return out

@@ -29,6 +29,10 @@ DIR = (
     "Require Import Arith.\nVariant dir := North | East | South | West.\n"
     "Definition turn (d : dir) : dir := match d with North => East | East => South | South => West | West => North end."
 )
+DROP = (
+    "Require Import List Arith Lia.\nImport ListNotations.\n"
+    "Fixpoint dropn (n : nat) (l : list nat) : list nat := match n, l with 0, _ => l | _, [] => [] | S k, _ :: r => dropn k r end."
+)
 HALF_UP = "Require Import Arith Lia.\nFixpoint dropt (n : nat) : nat := match n with 0 => 0 | S 0 => 1 | S (S m) => S (dropt m) end."
 
 
@@ -88,6 +92,7 @@ CASES: dict[str, Case] = {
     "induction-hyp": _case(LIST, "l : list nat; h : forall x, In x l -> x <= 3", "sum_l l <= 3 * length l"),
     "induction-pred": _case(ODD_P, "n : nat; h : odd_p n", "exists k, n = 2 * k + 1"),
     "induction-other": _case(DIR, "d : dir", "turn (turn (turn (turn d))) = d"),
+    "induction-pair": _case(DROP, "n : nat; l : list nat", "length (dropn n l) = length l - n"),
     "parity-spec": _case(N, "k : nat", "Nat.odd (k + k + 1) = true"),
     "library-rewrite": _case(LIST, "l m : list nat", "length (m ++ rev l) = length l + length m"),
     "refl": _case(N, "n : nat", "0 + n = n"),

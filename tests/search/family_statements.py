@@ -158,6 +158,14 @@ S5 = {
   "Theorem tree_bound (t : bt) (h : forall x, tin x t -> x <= 2) : tsum t <= 2 * nodes t.",
  ),
  "compopp_eq": ("Require Import Arith.", "Theorem compopp_eq (c : comparison) (h : CompOpp c = Eq) : c = Eq."),
+ # a recursion down two arguments at once (failed unseen, then induction-pair)
+ "take_len": (
+  (
+   "Require Import List Arith Lia.\nImport ListNotations.\n"
+   "Fixpoint take (n : nat) (l : list nat) : list nat := match n, l with 0, _ => [] | _, [] => [] | S k, x :: r => x :: take k r end."
+  ),
+  "Theorem take_len (n : nat) (l : list nat) (h : n <= length l) : length (take n l) = n.",
+ ),
 }
 S.update(S5)
 

@@ -243,6 +243,7 @@ AUDIT = {
     "mem_total": "induction-hyp",
     "tree_bound": "induction-hyp",
     "compopp_eq": "induction-other",
+    "take_len": "induction-pair",
 }
 """Induction shapes of the issue-15 audit (item 2) that no family answered before: hypotheses
 that speak of the variable, derivations of inductive predicates, types of loaded libraries; tier
