@@ -458,6 +458,7 @@ def prove_goal(
             return result(False, f"{why} ({search.hammer_note})" if search.hammer_note else why)
 
     lost: list[str] = []
+    note = ""  # what the lost sessions were, for the reason
     while True:
         try:
             res = one_session(search)
@@ -467,15 +468,19 @@ def prove_goal(
             if search is not None and search.out_of_budget():
                 return result(False, f"budget ({note})")
             if len(lost) > budget.session_restarts:
-                first = str(e.error).splitlines()[0][:200] if str(e.error) else ""
-                return result(False, f"{type(e.error).__name__}: {first} ({note})")
+                return result(False, f"{_error_line(e.error)} ({note})")
             continue
         except ProofAssistantError as e:
-            first = str(e).splitlines()[0][:200] if str(e) else ""
-            return result(False, f"{type(e).__name__}: {first}")
-        if lost and not res.proved:
-            res = res.model_copy(update={"reason": f"{res.reason} ({len(lost)} session(s) lost to candidates: {', '.join(lost)})"})
+            return result(False, _error_line(e))
+        if note and not res.proved:
+            res = res.model_copy(update={"reason": f"{res.reason} ({note})"})
         return res
+
+
+def _error_line(e: ProofAssistantError) -> str:
+    """``Name: first line of the message`` (at most 200 characters of it), for a reason."""
+    first = str(e).splitlines()[0][:200] if str(e) else ""
+    return f"{type(e).__name__}: {first}"
 
 
 def _tree_cpu(session) -> float | None:
