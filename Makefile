@@ -31,7 +31,7 @@ setup: rocq venv
 
 demo: setup
 	$(VENV)/bin/prover-doctor || true
-	$(VENV)/bin/python -m prover.demo
+	$(VENV)/bin/python -m prover.commands.demo
 
 # The default tier: lint and type check first, then the tests. Measured at load ~9 on 2 cores:
 # ruff 0.9 s; mypy 2 min 14 s cold (41 s CPU), 5 s with its cache (.mypy_cache).
@@ -66,7 +66,7 @@ test-llm: setup llm-model
 	$(VENV)/bin/python -m pytest -m "llm or ray" -p no:cacheprovider --durations=15 -rs
 
 demo-llm: setup llm-model
-	$(VENV)/bin/python -m prover.demo_llm
+	$(VENV)/bin/python -m prover.commands.demo_llm
 
 bench-llm: setup llm-model
 	$(VENV)/bin/python benchmarks/llm_throughput.py

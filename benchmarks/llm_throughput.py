@@ -94,7 +94,7 @@ def measure_agent(url: str, model: str, *, problems: int, timeout_s: float) -> d
     runs = []
     t0 = time.monotonic()
     for f in files:
-        cmd = [sys.executable, "-m", "prover.cli", str(f), "--config", str(cfg), "--endpoint", url, "--model", model]
+        cmd = [sys.executable, "-m", "prover.commands.prove", str(f), "--config", str(cfg), "--endpoint", url, "--model", model]
         cmd += ["--timeout", str(timeout_s), "--json", "--no-cache"]
         t1 = time.monotonic()
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         result = run(args.endpoint.rstrip("/"), args)
     else:
         sys.path.insert(0, str(ROOT))
-        from prover.serve import served
+        from prover.commands.serve import served
 
         with tempfile.NamedTemporaryFile("w", prefix="prover-serve-", suffix=".log", delete=False) as log:
             print(f"starting prover-serve {args.model} (log: {log.name})", file=sys.stderr, flush=True)

@@ -2,7 +2,8 @@
 
 Library entry: ``prover.api.load_problem(path) -> Problem`` and
 ``prover.api.prove(problem, config, *, trace=None, pool=None, llm=None, cancel=None) -> ProofResult``.
-CLI: ``prove FILE`` (``prover.cli``). Demo: ``python3 -m prover.demo``.
+Commands (``prove``, ``prover-check``, ``prover-setup``, ...): ``prover.commands``.
+Demo: ``python3 -m prover.commands.demo``.
 
 Modules, in pipeline order:
 - ``records``: the frozen JSONL records handed between stages; ``config``: TOML config models.

@@ -137,7 +137,7 @@ def graph() -> nx.DiGraph:
 def test_the_graph_reads_every_kind_of_import(graph):
     # a relative import, a function-local import and a submodule imported by ``from pkg import sub``
     assert graph.number_of_nodes() > 100
-    assert graph.has_edge("prover.cli", "prover.api")  # function-local, relative
+    assert graph.has_edge("prover.commands.prove", "prover.api")  # function-local, relative
     assert graph.has_edge("prover.agent", "prover.tools")  # ``from . import prompts, tools``
     assert graph.has_edge("lean_tools.soundness", "lean_tools.soundness.verify")
 
@@ -179,13 +179,12 @@ def test_lean_tools_imports_nothing_above_it(graph):
 
 
 @pytest.mark.rocq
-@pytest.mark.skipif(shutil.which("coqtop") is None or shutil.which("coqc") is None, reason="Rocq not installed")
 def test_prove_call_path_to_the_verdict(tmp_path, capsys):
     """``prove FILE`` in process on a bundled example (built-in search, no model): the Python
     stack when ``lean_tools.soundness.verify.verify`` is entered holds at most
-    ``MAX_PATH_MODULES`` distinct project modules, starting at ``prover.cli``."""
+    ``MAX_PATH_MODULES`` distinct project modules, starting at ``prover.commands.prove``."""
     import lean_tools.soundness.verify  # noqa: F401  (the package exports a function of the same name)
-    from prover.cli import main
+    from prover.commands.prove import main
 
     target = sys.modules["lean_tools.soundness.verify"].verify.__code__
     packages = tuple(f"{p}." for p in LAYERS) + tuple(LAYERS)
@@ -215,6 +214,6 @@ def test_prove_call_path_to_the_verdict(tmp_path, capsys):
     assert stacks, "the soundness verdict was never called"
     for stack in stacks:
         modules = list(dict.fromkeys(m for m, _ in stack))
-        assert stack[0] == ("prover.cli", "main")
+        assert stack[0] == ("prover.commands.prove", "main")
         assert modules[-1] == "lean_tools.soundness.verify"
         assert len(modules) <= MAX_PATH_MODULES, " -> ".join(f"{m}.{fn}" for m, fn in stack)

@@ -156,7 +156,7 @@ def test_trim_oldest_drops_a_turn_with_its_tool_results():
 
 
 def test_demo_attributes_closers_from_the_trace():
-    from prover.demo_llm import _closer
+    from prover.commands.demo_llm import _closer
     from prover.records import LemmaResult
     from prover.trace import Trace
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from prover import doctor, setup_cli
+from prover.commands import doctor
+from prover.commands import setup as setup_cli
 
 
 def test_doctor_json_reports_rocq_and_lean(capsys):

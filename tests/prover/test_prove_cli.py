@@ -6,9 +6,9 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from prover_testlib import DATA, Router, needs_rocq
+from prover_testlib import DATA, Router
 
-from prover.cli import main
+from prover.commands.prove import main
 from prover.llm.base import ChatMessage
 from prover.llm.scripted import to_response
 
@@ -51,14 +51,14 @@ def test_lean_missing_exit_2_with_setup_hint(tmp_path, capsys):
     assert "prover-setup lean" in capsys.readouterr().err
 
 
-@needs_rocq
+@pytest.mark.rocq
 def test_statement_that_does_not_compile_exit_2(tmp_path, capsys):
     f = write(tmp_path, "bad.v", "Require Import Arith.\n\nTheorem t : undefined_thing = 1.\nProof.\nAdmitted.\n")
     assert main([f, "--no-cache", "--quiet"]) == 2
     assert "does not compile" in capsys.readouterr().err
 
 
-@needs_rocq
+@pytest.mark.rocq
 def test_default_mode_proves_with_json_out_and_trace(tmp_path, capsys):
     f = write(tmp_path, "s.v", SIMPLE)
     out, trace = tmp_path / "proof.v", tmp_path / "trace.jsonl"
@@ -71,7 +71,7 @@ def test_default_mode_proves_with_json_out_and_trace(tmp_path, capsys):
     assert kinds[0] == "start" and kinds[-1] == "end" and "search" in kinds
 
 
-@needs_rocq
+@pytest.mark.rocq
 def test_not_proved_exit_1(tmp_path, capsys):
     f = write(tmp_path, "false.v", "Require Import Arith Lia.\n\nTheorem wrong (n : nat) : n + 1 = n.\nProof.\nAdmitted.\n")
     rc = main([f, "--json", "--no-cache", "--search-timeout", "3", "--timeout", "60"])
@@ -117,7 +117,7 @@ class OpenAIFromRouter:
         self.httpd.server_close()
 
 
-@needs_rocq
+@pytest.mark.rocq
 def test_cli_with_a_model_over_http(tmp_path, capsys):
     sketch = (
         "```coq\nLemma double_mono (n m : nat) : n <= m -> 2 * n <= 2 * m.\nAdmitted.\n"

@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 from soundness_suite import load
 
-from prover.check_cli import main
+from prover.commands.check import main
 
 ROOT = Path(__file__).resolve().parents[2]
-HAVE_COQ = shutil.which("coqc") is not None
 ROCQ_HONEST = load("rocq", "honest")
 ALL_CHEATS = load("rocq", "cheats") + load("lean", "cheats")
 
@@ -90,7 +89,6 @@ def test_cli_lean_without_lean_says_what_to_do(capsys):
 
 
 @pytest.mark.rocq
-@pytest.mark.skipif(not HAVE_COQ, reason="coqc not installed")
 def test_cli_rocq_accept_and_reject_json(capsys):
     honest = next(c for c in ROCQ_HONEST if c.path.stem.startswith("h10"))
     code, out, _ = run(capsys, honest.problem, honest.path, "--json")
@@ -102,14 +100,13 @@ def test_cli_rocq_accept_and_reject_json(capsys):
 
 
 @pytest.mark.rocq
-@pytest.mark.skipif(not HAVE_COQ, reason="coqc not installed")
 def test_cli_entrypoint_in_a_subprocess():
     honest = next(c for c in ROCQ_HONEST if c.path.stem.startswith("h02"))
     r = subprocess.run(
         [
             sys.executable,
             "-m",
-            "prover.check_cli",
+            "prover.commands.check",
             str(honest.problem),
             str(honest.path),
         ],
@@ -125,7 +122,6 @@ def test_cli_entrypoint_in_a_subprocess():
 
 @pytest.mark.slow
 @pytest.mark.rocq
-@pytest.mark.skipif(not HAVE_COQ, reason="coqc not installed")
 @pytest.mark.parametrize("case", ROCQ_HONEST, ids=lambda c: c.id)
 def test_cli_accepts_every_honest_rocq_proof(case, capsys):
     code, out, _ = run(capsys, case.problem, case.path, *_theorem(case))
@@ -134,7 +130,6 @@ def test_cli_accepts_every_honest_rocq_proof(case, capsys):
 
 @pytest.mark.slow
 @pytest.mark.rocq
-@pytest.mark.skipif(not HAVE_COQ, reason="coqc not installed")
 @pytest.mark.parametrize("case", load("rocq", "cheats"), ids=lambda c: c.id)
 def test_cli_rejects_every_rocq_cheat_with_coqc(case, capsys):
     code, out, _ = run(capsys, case.problem, case.path, *_theorem(case))

@@ -1,0 +1,177 @@
+"""``prove FILE``: prove a theorem in a .v (Rocq) or .lean (Lean 4) file.
+
+Exit codes: 0 proved (soundness verdict accepted), 1 not proved within budget (also after
+Ctrl-C), 2 bad input or missing proof assistant. Heavy modules are imported after the
+arguments are parsed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="prove", description="Prove a theorem in a .v (Rocq) or .lean (Lean 4) file.")
+    p.add_argument("file", help="problem file (.v or .lean)")
+    p.add_argument("--theorem", help="name of the theorem to prove (when the file has several)")
+    p.add_argument("--config", help="TOML config (see configs/)")
+    p.add_argument(
+        "--backend", choices=["none", "openai", "vllm", "transformers"], help="model backend (default: from config; none = built-in search)"
+    )
+    p.add_argument("--model", help="model name or local path")
+    p.add_argument("--endpoint", help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
+    p.add_argument(
+        "--informal", help="file with an informal proof to sketch from (graded by the model's verifier unless informal.grade_user is off)"
+    )
+    p.add_argument("--workers", type=int, help="lemmas proved in parallel")
+    p.add_argument("--timeout", type=float, help="wall-clock budget in seconds")
+    p.add_argument("--search-timeout", type=float, help="seconds for the built-in search on the whole theorem")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the lemma cache")
+    p.add_argument("--out", help="write the complete verified file here")
+    p.add_argument("--trace", help="write the JSONL trace here")
+    p.add_argument("--json", action="store_true", help="print a machine-readable summary instead of the live view")
+    p.add_argument("--quiet", action="store_true", help="no live view")
+    return p
+
+
+def _fail(msg: str) -> int:
+    print(f"prove: error: {msg}", file=sys.stderr)
+    return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    started = time.monotonic()  # --timeout counts from here: imports and setup are part of the run
+    args = _parser().parse_args(argv)
+    from ..config import ConfigError, load_config
+    from ..errors import BadProblem
+    from ..problem import load_problem
+
+    try:
+        cfg = load_config(
+            args.config,
+            model__type=args.backend,
+            model__model=args.model,
+            model__endpoint=args.endpoint,
+            prover__workers=args.workers,
+            budget__wall_s=args.timeout,
+            search__timeout_s=args.search_timeout,
+        )
+        if args.no_cache:
+            cfg = cfg.model_copy(update={"prover": cfg.prover.model_copy(update={"cache_path": None})})
+        if args.workers is not None and args.workers < 1:
+            raise ConfigError("--workers must be at least 1")
+        if args.timeout is not None and args.timeout <= 0:
+            raise ConfigError("--timeout must be positive")
+    except ConfigError as e:
+        return _fail(str(e))
+    informal = None
+    if args.informal:
+        try:
+            informal = Path(args.informal).read_text(encoding="utf-8")
+        except OSError as e:
+            return _fail(f"cannot read --informal file {args.informal}: {e.strerror or e}")
+    try:
+        problem = load_problem(args.file, args.theorem, informal=informal)
+    except BadProblem as e:
+        return _fail(str(e))
+    from lean_tools.assistant import assistant
+
+    missing = assistant(problem.language).missing()
+    if missing:
+        return _fail(missing)
+    return _run(problem, cfg, args, started)
+
+
+def _run(problem, cfg, args, started: float | None = None) -> int:
+    from lean_tools.types import NotInstalled
+
+    from ..api import prove
+    from ..errors import BadProblem
+    from ..llm.base import BackendUnavailable
+    from ..trace import Trace
+
+    trace = Trace(args.trace) if args.trace else Trace(None)
+    view = None
+    if not args.json and not args.quiet and sys.stderr.isatty():
+        from ..view import LiveView
+
+        view = LiveView(problem.name)
+        trace.listen(view.on_event)
+    try:
+        if view is not None:
+            with view:
+                result = prove(problem, cfg, trace=trace, started=started)
+        else:
+            result = prove(problem, cfg, trace=trace, started=started)
+    except BadProblem as e:
+        return _fail(str(e))
+    except NotInstalled as e:
+        hint = e.hint if "prover-setup" in (e.hint or "") else f"run `prover-setup {problem.language}`"
+        return _fail(f"{e.what} is not installed: {hint}")
+    except BackendUnavailable as e:
+        return _fail(str(e))
+    finally:
+        trace.close()
+    if result.proved and args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(result.proof_text or "", encoding="utf-8")
+    if args.json:
+        summary = {
+            "problem": result.problem,
+            "file": problem.path,
+            "language": result.language,
+            "theorem": problem.theorem_name,
+            "proved": result.proved,
+            "reason": result.reason,
+            "mode": result.mode,
+            "model": result.model,
+            "stopped_by": result.stopped_by,
+            "spent": result.spent.model_dump(),
+            "lemmas": [{"name": lem.name, "proved": lem.proved, "source": lem.source, "attempts": lem.attempts} for lem in result.lemmas],
+            "verdict": result.verdict.model_dump() if result.verdict else None,
+            "out": args.out if result.proved and args.out else None,
+            "trace": args.trace,
+            "proof_text": result.proof_text,
+            "informal": _informal_summary(result.informal),
+        }
+        print(json.dumps(summary, indent=2))
+    else:
+        s = result.spent
+        status = "PROVED" if result.proved else "NOT PROVED"
+        print(
+            f"{status}: {problem.name} ({result.reason}) in {s.wall_s:.1f}s; checker {s.checker_cpu_s:.1f} cpu-s; "
+            f"{s.attempts} attempts; {s.llm_calls} llm calls; {s.tokens_in + s.tokens_out} tokens",
+            file=sys.stderr,
+        )
+        if result.proved:
+            print(result.proof_text, end="" if (result.proof_text or "").endswith("\n") else "\n")
+    code = 0 if result.proved else 1
+    if result.stopped_by == "interrupt":
+        # Worker threads may still sit in a model request (up to its timeout); the trace is
+        # closed and every proof-assistant process is gone, so do not wait for them at exit.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
+
+
+def _informal_summary(informal) -> dict | None:
+    """The informal proof the sketch used: where it came from, its judgement's score (None when
+    it was not graded) and the verifier's flags (``informal.flags``)."""
+    if informal is None:
+        return None
+    return {
+        "source": informal.source,
+        "candidate": informal.candidate,
+        "score": informal.score,
+        "flags": [f.model_dump() for f in informal.flags],
+    }
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

