@@ -172,7 +172,7 @@ def by_group(ds: Dataset, run: Run, key: str) -> dict[str, list[str]]:
     return dict(sorted(groups.items()))
 
 
-RECHECK_REJECTED = "prover's proof rejected by the benchmark re-check"  # = benchmarks.attempt.RECHECK_REJECTED
+RECHECK_REJECTED = "prover's proof rejected by the benchmark re-check"  # = benchmarks.prover_attempt.RECHECK_REJECTED
 
 
 def claimed_not_verified(run: Run) -> set[str]:

@@ -23,7 +23,7 @@ Other helpers register more with ``register(Preset(...))``.
 Rocq only: a preset refuses a Lean problem with an ``error`` result naming the reason.
 
 Every claimed proof counts only after the soundness verdict on the benchmark's own statement
-(``benchmarks.attempt.recheck``), as for every other attempt function.
+(``benchmarks.prover_attempt.recheck``), as for every other attempt function.
 """
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ def _search(problem: BenchProblem, config: dict, t0: float) -> AttemptResult:
     from lean_tools.sandbox import finished_cpu_seconds
     from prover.search import SearchBudget, baseline_table, prove_goal
 
-    from .attempt import RECHECK_REJECTED, recheck
+    from .prover_attempt import RECHECK_REJECTED, recheck
 
     try:
         header, stmt = split_statement(problem.text)

@@ -15,7 +15,7 @@ import os
 import time
 from collections import deque
 
-from .attempt_fn import RunError, resolve_attempt_fn, safe_attempt
+from .attempt_contract import RunError, resolve_attempt_fn, safe_attempt
 from .db import ResultsDB, current_owner
 from .problem import AttemptRequest, AttemptResult, BenchProblem
 

@@ -3,7 +3,7 @@
 Contract:
 - The attempt function is injectable: ``attempt_fn(problem, request) -> AttemptResult``,
   given as a callable or as ``"module:function"``. The default is
-  ``benchmarks.attempt:prover_attempt`` (the real prover). Exceptions it raises become
+  ``benchmarks.prover_attempt:prover_attempt`` (the real prover). Exceptions it raises become
   ``outcome='error'`` results; they never stop the run.
 - Local backend: ``workers`` long-lived processes (forked; each its own process group, killed
   if the driver dies), so a prover's warm proof-assistant sessions are reused between
@@ -34,11 +34,11 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from .attempt_fn import AttemptFn, RunError, resolve_attempt_fn, safe_attempt
+from .attempt_contract import AttemptFn, RunError, resolve_attempt_fn, safe_attempt
 from .db import ResultsDB, current_owner
 from .problem import AttemptRequest, AttemptResult, BenchProblem
 
-DEFAULT_ATTEMPT = "benchmarks.attempt:prover_attempt"
+DEFAULT_ATTEMPT = "benchmarks.prover_attempt:prover_attempt"
 WARMUP_LIMIT_S = 900.0
 
 

@@ -12,7 +12,7 @@ that streaming episodes can finish on the snapshot they started with (``sample(.
 - ``VLLMSampler``: a vLLM V1 engine with ``allowed_token_ids``; weights pushed through the
   workers' ``reload_weights`` (``rl.vllm_engine``). Single snapshot (no streaming on old
   versions). The weight push itself is tested in the ``llm`` tier (``tests/rl/test_vllm_push.py``,
-  on a real Llama folder); the real-LM sampler is ``rl.lm_samplers``.
+  on a real Llama folder); the real-LM sampler is ``rl.text_samplers``.
 """
 
 from __future__ import annotations

@@ -15,13 +15,13 @@ One episode:
    agent stops at its first complete proof.
 3. Reward: ``Verifier.verdict`` (static screen, cache, prescreen, then the full soundness
    verdict; ``rl.verifier``) on the final script: the agent's proof when it claims one, else
-   its last attempt. Shaping is ``rl.env.shaped_reward``, as in the tactic loop. The agent's own
+   its last attempt. Shaping is ``rl.tactic_env.shaped_reward``, as in the tactic loop. The agent's own
    success is tentative and never pays: ``solved`` is the verdict alone.
 
 Prompt (``render_conversation``): the goal line ``Goal <statement>.`` plus one
 ``(* tried: <script> => <first error> *)`` line per failed ``check`` call, read from the
 conversation's assistant tool calls and tool results. This is the text the tactic loop
-(``rl.env``) writes, so a policy moves between the two loops unchanged. The agent's system and
+(``rl.tactic_env``) writes, so a policy moves between the two loops unchanged. The agent's system and
 task messages are not rendered: the policy reads at most ``model.max_prompt_chars`` characters,
 and the task message names the theorem, whose name gives away the family.
 
@@ -64,11 +64,11 @@ from prover.llm.base import (
 )
 from prover.tools import CHECK
 
+from .action_samplers import Completion, SnapshotGone
 from .config import EnvConfig
-from .env import render_prompt, shaped_reward
 from .policy import script_of
 from .records import Episode, Problem, Turn, Verdict
-from .samplers import Completion, SnapshotGone
+from .tactic_env import render_prompt, shaped_reward
 
 CHECK_TOOL = CHECK.name
 """The agent's check tool (``prover.tools.check``), the one call the policy's answers become."""
@@ -191,7 +191,7 @@ class PolicyChatModel:
 
 # -- episodes ------------------------------------------------------------------------------------
 class AgentEnvironment:
-    """``run_group`` like ``rl.env.Environment``, each episode a ``LemmaAgent`` run (module docstring).
+    """``run_group`` like ``rl.tactic_env.Environment``, each episode a ``LemmaAgent`` run (module docstring).
 
     Thread-safe: rollout threads share it. The proof-assistant session pool (at most
     ``max_sessions`` warm ``coqtop`` processes) starts on first use; ``close()`` ends it.

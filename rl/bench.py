@@ -20,7 +20,7 @@ results databases and reports:
   0) instead of the checkpoint, for an untrained baseline. ``PROVER_RL_TEMPERATURE`` (a
   number > 0) samples at that temperature instead of the run's ``sampler.temperature``.
   Loaded once per process and cached per (checkpoint, policy, temperature).
-- Prompt: ``rl.env.render_prompt`` on the statement parsed by ``lean_tools.source.parse_source``
+- Prompt: ``rl.tactic_env.render_prompt`` on the statement parsed by ``lean_tools.source.parse_source``
   (the form the policy was trained on). Rocq only; a Lean problem is a ``failed`` result.
 - Budget: ``request.timeout_s`` is a wall-clock budget in seconds. The attempt samples batches
   of ``PROVER_RL_BATCH`` (default 8) completions, seeded by ``(request.seed, round)``, and
@@ -136,9 +136,9 @@ def load_policy(ref: str, mode: str = "trained", temperature: float | None = Non
         raise PolicyLoadError(f"temperature must be > 0, not {temperature!r}")
     import torch
 
+    from .action_samplers import TorchSampler
     from .config import from_dict
     from .policy import build_model
-    from .samplers import TorchSampler
 
     run, ckpt = _run_dir(ref)
     if not (run / "config.json").is_file():
@@ -267,8 +267,8 @@ def policy_attempt(problem, request):
     """``AttemptFn``: sample and check policy proofs within ``request.timeout_s`` (see module docstring)."""
     from benchmarks.problem import AttemptResult
 
-    from .env import render_prompt
     from .policy import script_of
+    from .tactic_env import render_prompt
 
     t0 = time.monotonic()
     if problem.language != "rocq":
@@ -313,7 +313,7 @@ def load_lm_policy(ref: str, mode: str = "trained", temperature: float | None = 
 
     from .config import from_dict
     from .lm import LMPolicy, LoraSettings
-    from .lm_samplers import text_sampler
+    from .text_samplers import text_sampler
 
     run, ckpt = _run_dir(ref)
     if not (run / "config.json").is_file():
@@ -387,7 +387,7 @@ def _lm_warmup() -> None:
 
 def _identity(default_batch: int) -> dict:
     """What the policy attempt functions read from the environment, for the run's key (see
-    ``benchmarks.attempt_fn.attempt_identity``): the run directory, the policy, its checkpoint's
+    ``benchmarks.attempt_contract.attempt_identity``): the run directory, the policy, its checkpoint's
     size and modification time (a retrained checkpoint is a new run), temperature, sampler and
     batch. PolicyLoadError when the environment names no usable run."""
     run, ckpt = _run_dir(_checkpoint_ref())

@@ -171,7 +171,7 @@ class CurriculumConfig(_Section):
 
 class EnvConfig(_Section):
     loop: Literal["tactic", "agent"] = "tactic"
-    """tactic: ``rl.env``'s own loop (each turn's script gets the verifier's verdict, its first
+    """tactic: ``rl.tactic_env``'s own loop (each turn's script gets the verifier's verdict, its first
     error is fed back). agent: each episode is the prover's ``prover.agent.LemmaAgent`` with the
     policy as its chat model (``rl.agent_env``); tool results are fed back, and the reward is the
     verifier's full verdict on the agent's final proof."""

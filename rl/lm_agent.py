@@ -39,9 +39,9 @@ from prover.llm.base import (
     parse_text_tool_calls,
 )
 
+from .action_samplers import Completion
 from .agent_env import CHECK_TOOL, PolicyChatModel, SampledTurn, turn_seed
 from .records import Problem
-from .samplers import Completion
 from .vllm_engine import TextCompletion
 
 COMPACT_SYSTEM = (
@@ -93,7 +93,7 @@ def render_compact(problem: Problem, messages: Sequence[ChatMessage]) -> list[di
 
 
 class LMChatModel(PolicyChatModel):
-    """One episode's chat model over an ``rl.lm_samplers`` sampler (not thread-safe; see module doc).
+    """One episode's chat model over an ``rl.text_samplers`` sampler (not thread-safe; see module doc).
 
     Takes ``PolicyChatModel``'s arguments plus ``prompt`` (style), ``max_prompt_tokens`` and
     ``first``: a ``PrefetchedTurn`` sampled for this episode by the group's batched call, used

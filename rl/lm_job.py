@@ -27,7 +27,7 @@ def build_lm_parts(cfg, algorithm, out: Path, world, keep_ref: bool):
     import torch
 
     from .lm import LMPolicy, LoraSettings, TokenCodec
-    from .lm_samplers import text_sampler
+    from .text_samplers import text_sampler
 
     mc, sc, tc = cfg.model, cfg.sampler, cfg.trainer
     lora = LoraSettings(rank=mc.lora_rank, alpha=mc.lora_alpha, targets=tuple(mc.lora_targets))

@@ -30,7 +30,7 @@ from .records import Episode, Problem, StepMetrics
 
 if TYPE_CHECKING:
     from .agent_env import AgentEnvironment
-    from .env import Environment
+    from .tactic_env import Environment
 
 
 class Job:
@@ -43,9 +43,9 @@ class Job:
         from . import curriculum
         from .algorithms import build_algorithm
         from .distributed import init_world, remote_verdict
-        from .env import Environment
         from .policy import build_model
-        from .sampling import ProblemSampler
+        from .problem_sampler import ProblemSampler
+        from .tactic_env import Environment
         from .verifier import Verifier
 
         self.cfg = cfg
@@ -104,7 +104,7 @@ class Job:
 
     def _tactic_parts(self, cfg: RLConfig, model, keep_ref: bool):
         """Trainer and sampler of the tactic-token policies (``rl.policy``)."""
-        from .samplers import TorchSampler, TransformersSampler, VLLMSampler
+        from .action_samplers import TorchSampler, TransformersSampler, VLLMSampler
         from .trainer import Trainer
 
         tc, sc = cfg.trainer, cfg.sampler

@@ -27,10 +27,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from .action_samplers import SnapshotGone
 from .config import EnvConfig
 from .policy import script_of
 from .records import Episode, Problem, Turn, Verdict
-from .samplers import SnapshotGone
 from .verifier import Verifier
 
 

@@ -26,7 +26,7 @@ from collections import OrderedDict
 
 import torch
 
-from .samplers import SnapshotGone
+from .action_samplers import SnapshotGone
 from .vllm_engine import TextCompletion
 
 

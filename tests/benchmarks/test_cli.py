@@ -65,7 +65,7 @@ def test_attempt_identity():
     what its ``identity`` declares; an identity that raises stops the run with its cause."""
     import bench_fakes
 
-    from benchmarks.attempt_fn import RunError, attempt_identity
+    from benchmarks.attempt_contract import RunError, attempt_identity
     from benchmarks.runner import DEFAULT_ATTEMPT
 
     assert attempt_identity(DEFAULT_ATTEMPT, DEFAULT_ATTEMPT) == {}

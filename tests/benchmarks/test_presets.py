@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import cli
-from benchmarks.attempt_fn import attempt_identity, keyed_config_hash
+from benchmarks.attempt_contract import attempt_identity, keyed_config_hash
 from benchmarks.db import SCHEMA_VERSION, ResultsDB
 from benchmarks.presets import (
     PRESETS,

@@ -11,9 +11,9 @@ import pytest
 
 pytest.importorskip("prover.api")
 
-from benchmarks.attempt import RECHECK_REJECTED
 from benchmarks.db import ResultsDB
 from benchmarks.problem import config_hash
+from benchmarks.prover_attempt import RECHECK_REJECTED
 from benchmarks.runner import RunSpec, run_attempts
 from benchmarks.suites import get_suite
 

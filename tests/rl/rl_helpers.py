@@ -53,7 +53,7 @@ class ForcedSampler:
         self.prompts = []
 
     def sample(self, prompts, version=None, seed=None):
-        from rl.samplers import Completion
+        from rl.action_samplers import Completion
 
         self.prompts.extend(prompts)
         out = []

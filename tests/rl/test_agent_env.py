@@ -18,8 +18,8 @@ from rl.agent_env import (
 )
 from rl.config import EnvConfig
 from rl.curriculum import generate
-from rl.env import render_prompt
 from rl.loop import train, trainable
+from rl.tactic_env import render_prompt
 from rl.verifier import Verifier
 
 needs_rocq = pytest.mark.skipif(shutil.which("coqc") is None or shutil.which("coqtop") is None,

@@ -77,7 +77,7 @@ def test_hf_text_sampler_logprobs_are_the_trainers(tmp_path):
     from lm_helpers import word_tokenizer
 
     from rl.lm import LMPolicy, LoraSettings, TokenCodec
-    from rl.lm_samplers import HFTextSampler
+    from rl.text_samplers import HFTextSampler
     from rl.trainer import TrainSample
 
     folder = tiny_llama(tmp_path / "m")
@@ -98,11 +98,11 @@ def test_hf_text_sampler_logprobs_are_the_trainers(tmp_path):
 
 
 def test_text_sampler_follows_the_sampler_section(tmp_path):
-    """``rl.lm_samplers.text_sampler`` (the one constructor the trainer and the benchmark attempt
+    """``rl.text_samplers.text_sampler`` (the one constructor the trainer and the benchmark attempt
     share) builds the transformers sampler with the section's settings; ``temperature`` overrides."""
     from rl.config import SamplerConfig
     from rl.lm import LMPolicy, LoraSettings
-    from rl.lm_samplers import HFTextSampler, text_sampler
+    from rl.text_samplers import HFTextSampler, text_sampler
 
     folder = tiny_llama(tmp_path / "m")
     policy = LMPolicy(transformers.AutoModelForCausalLM.from_pretrained(folder), None, folder=folder,

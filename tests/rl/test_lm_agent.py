@@ -58,7 +58,7 @@ def test_group_first_turns_are_sampled_in_one_batch_with_the_episodes_own_seeds(
     from rl.config import EnvConfig
     from rl.lm import LMPolicy, LoraSettings
     from rl.lm_agent import LMChatFactory
-    from rl.lm_samplers import HFTextSampler
+    from rl.text_samplers import HFTextSampler
 
     calls = {"one": 0, "batch": 0}
 

@@ -13,7 +13,7 @@ from rl_helpers import RuleVerifier
 from rl.config import from_dict
 from rl.curriculum import generate
 from rl.loop import mode_at, train
-from rl.sampling import ProblemSampler
+from rl.problem_sampler import ProblemSampler
 
 ROOT = Path(__file__).resolve().parents[2]
 

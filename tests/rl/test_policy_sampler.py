@@ -3,6 +3,7 @@
 import pytest
 import torch
 
+from rl.action_samplers import SnapshotGone, TorchSampler
 from rl.config import ModelConfig
 from rl.policy import (
     ACTIONS,
@@ -13,7 +14,6 @@ from rl.policy import (
     score,
     script_of,
 )
-from rl.samplers import SnapshotGone, TorchSampler
 
 PROMPTS = ["Goal : 1 + 1 = 2.", "Goal : forall P : Prop, P -> P.", "Goal (x y : nat) : x <= x + y."]
 
@@ -47,7 +47,7 @@ def test_torch_sampler_logprobs_match_trainer(kind):
 
 @pytest.mark.parametrize("temperature", [1.0, 0.7])
 def test_transformers_sampler_logprobs_match_trainer(temperature):
-    from rl.samplers import TransformersSampler
+    from rl.action_samplers import TransformersSampler
 
     torch.manual_seed(0)
     cfg = ModelConfig(type="hf_config", d_model=32, n_layers=1, n_heads=2, max_prompt_chars=64)

@@ -62,11 +62,11 @@ class RolloutWorker:
     def __init__(self, seed: int):
         import torch
 
+        from rl.action_samplers import TorchSampler
         from rl.config import EnvConfig, ModelConfig
         from rl.distributed import remote_verdict
-        from rl.env import Environment
         from rl.policy import build_model
-        from rl.samplers import TorchSampler
+        from rl.tactic_env import Environment
         from rl.verifier import Verifier
 
         torch.manual_seed(seed)

@@ -3,11 +3,11 @@
 import torch
 from rl_helpers import RuleVerifier
 
+from rl.action_samplers import TorchSampler
 from rl.config import EnvConfig, ModelConfig
 from rl.curriculum import generate
-from rl.env import Environment, render_prompt
 from rl.policy import build_model
-from rl.samplers import TorchSampler
+from rl.tactic_env import Environment, render_prompt
 
 
 def _sampler():

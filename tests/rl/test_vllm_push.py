@@ -87,7 +87,7 @@ def test_path_transport_without_a_folder_uses_a_temporary_one(tmp_path):
 
     from rl.config import SamplerConfig
     from rl.lm import LMPolicy, LoraSettings
-    from rl.lm_samplers import VLLMTextSampler, text_sampler
+    from rl.text_samplers import VLLMTextSampler, text_sampler
 
     folder = tiny_llama(tmp_path / "model")
     tok = word_tokenizer()
