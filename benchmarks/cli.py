@@ -8,6 +8,7 @@
                      [--preset default|baseline]
     prover-bench sweep SUITE --db PATH --budgets 5,10,20 [--k K] ... (one run per budget)
     prover-bench report --db PATH [--db PATH2 ...] --out DIR [--json] [--compare A B]
+    prover-bench table [MANIFEST] [--out FILE]   (the README's results table, ``benchmarks.table``)
 
 Every run records the code version (``git describe --always --dirty``, part of the run key),
 the config and its hash, the seeds (per attempt), the shuffle seed and the excluded statements
@@ -74,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--label", help="run label in reports (default: CONFIG-STEM@BUDGETs)")
         sp.add_argument("--backend", choices=("local", "ray"), default="local")
         sp.add_argument("--attempt-fn", default=None, metavar="MODULE:FUNC",
-                        help="attempt function (default: the real prover, benchmarks.prover_attempt:prover_attempt)")
+                        help="attempt function (default: the real prover, benchmarks.attempt:prover_attempt)")
         sp.add_argument("--retry-errors", action="store_true", help="redo attempts recorded with outcome 'error'")
         sp.add_argument("--check-timeout", type=float, default=120.0, help="seconds per statement check")
         sp.add_argument("--quiet", action="store_true")
@@ -86,6 +87,9 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--token-rate", type=float, default=1.0,
                     help="CPU-seconds one thousand tokens count as on the combined cost axis (default 1.0)")
     sp.add_argument("--no-plots", action="store_true")
+    sp = sub.add_parser("table", help="the README's results table from the runs a manifest names")
+    sp.add_argument("manifest", nargs="?", help="manifest TOML (default: results/table.toml)")
+    sp.add_argument("--out", help="also write the table to this file")
     return p
 
 
@@ -186,7 +190,7 @@ def cmd_validate(args) -> int:
 
 def _run_one(args, db, suite, version, problems, timeout: float, config: dict, stem: str, attempt_fn: str,
              excluded: list[dict], code: str, ident: dict) -> None:
-    from .attempt_contract import keyed_config_hash
+    from .attempt_fn import keyed_config_hash
     from .runner import RunSpec, run_attempts
 
     label = args.label or f"{stem}@{timeout:g}s"
@@ -225,7 +229,7 @@ def cmd_run(args) -> int:
     budgets = [args.timeout] if args.cmd == "run" else _budgets(args.budgets)
     if any(b <= 0 for b in budgets):
         raise UsageError("budgets must be positive")
-    from .attempt_contract import attempt_identity
+    from .attempt_fn import attempt_identity
     from .runner import DEFAULT_ATTEMPT, code_version, resolve_attempt_fn
 
     if args.preset:
@@ -287,6 +291,22 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_table(args) -> int:
+    from .table import DEFAULT_MANIFEST, TableError, table
+
+    try:
+        text = table(args.manifest or DEFAULT_MANIFEST)
+    except TableError as e:
+        raise UsageError(str(e)) from None
+    if args.out:
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"cannot write {args.out}: {e.strerror or e}") from None
+    print(text, end="")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from .db import DBError
@@ -295,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     from .suites import SuiteError
 
     handlers = {"list": cmd_list, "fetch": cmd_fetch, "validate": cmd_validate, "run": cmd_run, "sweep": cmd_run,
-                "report": cmd_report}
+                "report": cmd_report, "table": cmd_table}
     try:
         return handlers[args.cmd](args)
     except (UsageError, DBError, SuiteError, RunError, FetchError) as e:
