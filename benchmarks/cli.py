@@ -75,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--label", help="run label in reports (default: CONFIG-STEM@BUDGETs)")
         sp.add_argument("--backend", choices=("local", "ray"), default="local")
         sp.add_argument("--attempt-fn", default=None, metavar="MODULE:FUNC",
-                        help="attempt function (default: the real prover, benchmarks.attempt:prover_attempt)")
+                        help="attempt function (default: the real prover, benchmarks.prover_attempt:prover_attempt)")
         sp.add_argument("--retry-errors", action="store_true", help="redo attempts recorded with outcome 'error'")
         sp.add_argument("--check-timeout", type=float, default=120.0, help="seconds per statement check")
         sp.add_argument("--quiet", action="store_true")
@@ -190,7 +190,7 @@ def cmd_validate(args) -> int:
 
 def _run_one(args, db, suite, version, problems, timeout: float, config: dict, stem: str, attempt_fn: str,
              excluded: list[dict], code: str, ident: dict) -> None:
-    from .attempt_fn import keyed_config_hash
+    from .attempt_contract import keyed_config_hash
     from .runner import RunSpec, run_attempts
 
     label = args.label or f"{stem}@{timeout:g}s"
@@ -229,7 +229,7 @@ def cmd_run(args) -> int:
     budgets = [args.timeout] if args.cmd == "run" else _budgets(args.budgets)
     if any(b <= 0 for b in budgets):
         raise UsageError("budgets must be positive")
-    from .attempt_fn import attempt_identity
+    from .attempt_contract import attempt_identity
     from .runner import DEFAULT_ATTEMPT, code_version, resolve_attempt_fn
 
     if args.preset:
