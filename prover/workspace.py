@@ -16,6 +16,7 @@ from typing import Literal
 
 from lean_tools import sandbox
 from lean_tools.assistant import assistant
+from lean_tools.rocq.project import load_path_args
 from lean_tools.types import (
     InvalidRequest,
     NotInstalled,
@@ -188,7 +189,7 @@ class Workspace:
             return f"error: {bad}"
         try:
             r = sandbox.run(
-                ["coqtop", "-quiet"],
+                ["coqtop", "-quiet", *load_path_args()],
                 stdin=self.env_header + f"\nSearch {q}.\n",
                 timeout=30,
                 limits=sandbox.Limits(cpu_seconds=30, memory_bytes=2 * 1024**3),

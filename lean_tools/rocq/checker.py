@@ -14,6 +14,7 @@ from typing import Literal
 
 from .. import sandbox
 from ..types import FileCheck, Message, NotInstalled, Pos, Severity
+from .project import load_path_args
 
 _LOC = re.compile(r'^File "(?P<file>[^"]*)", line (?P<line>\d+), characters (?P<a>\d+)-(?P<b>\d+):\s*$')
 _HEAD = re.compile(r"^(?P<sev>Error|Warning|Info)(?: \(in proof [^)]*\))?:\s?(?P<rest>.*)$", re.S)
@@ -89,7 +90,7 @@ class RocqChecker:
     def check_file(self, text: str, *, timeout: float = 60.0, module_name: str = "Candidate") -> FileCheck:
         require(self.coqc)
         res = sandbox.run(
-            [self.coqc, "-q", f"{module_name}.v"],
+            [self.coqc, "-q", *load_path_args(), f"{module_name}.v"],
             files={f"{module_name}.v": text},
             timeout=timeout,
             limits=self.limits,
@@ -132,7 +133,7 @@ def compile_and_query(
         for name, text in files.items():
             (Path(tmp) / name).write_text(text, encoding="utf-8")
         for step in steps:
-            r = sandbox.run([coqc, "-q", "-Q", ".", "Top", step], timeout=timeout, limits=limits, cwd=tmp)
+            r = sandbox.run([coqc, "-q", *load_path_args(), "-Q", ".", "Top", step], timeout=timeout, limits=limits, cwd=tmp)
             results.append(r)
             if r.returncode != 0 or r.timed_out:
                 break

@@ -46,6 +46,7 @@ from ..types import (
     TacticOutcome,
 )
 from .checker import require
+from .project import load_path_args
 
 _PROMPT = re.compile(r"<prompt>(?P<name>\S*) < (?P<state>\d+) \|.*?</prompt>")
 _TOPLEVEL = re.compile(r"Toplevel input, characters (?P<a>\d+)-(?P<b>\d+):\n(?P<quote>(?:>.*\n?)*)")
@@ -202,7 +203,7 @@ class RocqSession:
         exe = require(self.coqtop)
         # A private working directory: micromega writes .lia.cache/.nia.cache into the cwd.
         self._tmp = tempfile.mkdtemp(prefix="prover-coqtop-")
-        argv = [exe, "-quiet", "-emacs", "-color", "no", *self.extra_args]
+        argv = [exe, "-quiet", "-emacs", "-color", "no", *load_path_args(), *self.extra_args]
         env = _with_hammer_path(sandbox.scrubbed_env(self._tmp, keep=("COQPATH", "OCAMLPATH", "COQLIB")))
         if self.transport == "pexpect":
             from pexpect.popen_spawn import PopenSpawn
