@@ -32,15 +32,30 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
     """Write everything into ``out`` (created); returns the summary dict (as ``--json`` prints)."""
     out.mkdir(parents=True, exist_ok=True)
     summ = an.summary(ds)
-    md: list[str] = ["# Benchmark report", ""]
-    md += [(f"Problems attempted: **{summ['problems']}**, attempts: **{summ['attempts']}**, "
-            f"solved (at least one verified proof): **{summ['solved']}**; statements excluded by validation: "
-            f"{summ['excluded']}."), ""]
+    header = ["# Benchmark report", "",
+              (f"Problems attempted: **{summ['problems']}**, attempts: **{summ['attempts']}**, "
+               f"solved (at least one verified proof): **{summ['solved']}**; statements excluded by validation: "
+               f"{summ['excluded']}."), ""]
+    body = _runs_section(ds, summ, out)
+    body += _run_details(ds, summ, out)
+    body += _excluded_section(ds, out)
+    body += _sweeps_section(ds, summ, out, token_cpu_s_per_1k=token_cpu_s_per_1k, plots=plots)
+    body += _compare_section(ds, summ, out, compare_runs)
+    if plots and ds.runs and an.pass_table(ds.runs[0]) is not None:
+        from .plots import plot_pass_at_k
 
-    # runs
-    md += ["## Runs", "", ("| run | suite (version) | config @ code version | budget/attempt | problems | attempts | solved | "
-                           "claimed, not verified | outcomes | pass@1 | pass@k (largest k) | checker CPU s | tokens |"),
-           "|" + "---|" * 13]
+        if plot_pass_at_k(ds.runs, out / "passk.png"):
+            header.append("![pass@k](passk.png)\n")
+    (out / "report.md").write_text("\n".join(header + body) + "\n", encoding="utf-8")
+    (out / "summary.json").write_text(json.dumps(summ, indent=1) + "\n", encoding="utf-8")
+    return summ
+
+
+def _runs_section(ds: an.Dataset, summ: dict, out: Path) -> list[str]:
+    """The table of runs and their commands; writes ``runs.csv`` and ``passk.csv``."""
+    md = ["## Runs", "", ("| run | suite (version) | config @ code version | budget/attempt | problems | attempts | solved | "
+                          "claimed, not verified | outcomes | pass@1 | pass@k (largest k) | checker CPU s | tokens |"),
+          "|" + "---|" * 13]
     run_rows, passk_rows = [], []
     for r, s in zip(ds.runs, summ["runs"], strict=True):
         pk = an.pass_table(r)
@@ -61,45 +76,18 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
                                   "solved", "outcomes", "checker_cpu_s", "tokens", "wall_s", "partial",
                                   "interrupted_attempts", "command", "code_version", "shuffle_seed"], run_rows)
     _write_csv(out / "passk.csv", ["label", "suite", "k", "pass_at_k", "problems_with_k_attempts"], passk_rows)
-    for r in ds.runs:
-        if r.command:
-            md.append(f"- `{r.label}`: `{r.command}`")
+    md += [f"- `{r.label}`: `{r.command}`" for r in ds.runs if r.command]
     md.append("")
+    return md
 
-    # per run detail: pass@k, tags, difficulty, solved list
+
+def _run_details(ds: an.Dataset, summ: dict, out: Path) -> list[str]:
+    """One section per run (pass@k, per tag and difficulty, failure reasons, solved list); writes
+    ``problems.csv`` and ``attempts.csv``."""
+    md: list[str] = []
     prob_rows, att_rows = [], []
     for r, s in zip(ds.runs, summ["runs"], strict=True):
-        md += [f"## {r.label} — {r.suite}", ""]
-        pk = an.pass_table(r)
-        if pk:
-            md += ["| k | pass@k | problems with ≥ k attempts |", "|---|---|---|"]
-            md += [f"| {k} | {_pct(v)} | {n} |" for k, v, n in pk]
-            md.append("")
-        for key, title in (("tags", "tag"), ("difficulty", "difficulty")):
-            groups = an.by_group(ds, r, key)
-            if not groups:
-                continue
-            kmax = min(len(v) for v in r.attempts.values())
-            extra = f" pass@{kmax} |" if kmax > 1 else ""
-            md += [f"Per {title}:", "", f"| {title} | problems | solved | pass@1 |{extra}",
-                   "|---|---|---|---|" + ("---|" if kmax > 1 else "")]
-            for g, pids in groups.items():
-                solved = sum(1 for p in pids if p in r.solved())
-                p1 = an.mean_pass_at_k(r.counts(pids), 1)
-                cell = f" {_pct(an.mean_pass_at_k(r.counts(pids), kmax))} |" if kmax > 1 else ""
-                md.append(f"| {g} | {len(pids)} | {solved} | {_pct(p1)} |{cell}")
-            md.append("")
-        reasons = an.failure_reasons(r)
-        if reasons:
-            md += ["Most common reasons of unsuccessful attempts:", "", "| count | outcome: reason |", "|---|---|"]
-            md += [f"| {n} | {reason.replace('|', '/')} |" for reason, n in reasons]
-            md.append("")
-        names = s["solved_problems"]
-        md += [f"Solved ({len(names)}): " + (", ".join(f"`{n}`" for n in names) if names else "none"), ""]
-        if s["claimed_not_verified"]:
-            claimed = sorted(ds.problems.get(p, {}).get("name", p) for p in an.claimed_not_verified(r))
-            md += [f"Claimed by the prover but refused by the independent re-check, so **not** counted as solved "
-                   f"({len(claimed)}): " + ", ".join(f"`{n}`" for n in claimed), ""]
+        md += _run_detail(ds, r, s)
         for pid, atts in sorted(r.attempts.items()):
             name = ds.problems.get(pid, {}).get("name", pid)
             c = sum(a.outcome == "proved" for a in atts)
@@ -113,12 +101,56 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
                                       "mean_tokens", "mean_wall_s"], prob_rows)
     _write_csv(out / "attempts.csv", ["label", "suite", "problem", "seed", "outcome", "tokens", "checker_cpu_s",
                                       "wall_s", "reason"], att_rows)
+    return md
 
-    # excluded
+
+def _run_detail(ds: an.Dataset, r: an.Run, s: dict) -> list[str]:
+    md = [f"## {r.label} — {r.suite}", ""]
+    pk = an.pass_table(r)
+    if pk:
+        md += ["| k | pass@k | problems with ≥ k attempts |", "|---|---|---|"]
+        md += [f"| {k} | {_pct(v)} | {n} |" for k, v, n in pk]
+        md.append("")
+    for key, title in (("tags", "tag"), ("difficulty", "difficulty")):
+        md += _group_table(ds, r, key, title)
+    reasons = an.failure_reasons(r)
+    if reasons:
+        md += ["Most common reasons of unsuccessful attempts:", "", "| count | outcome: reason |", "|---|---|"]
+        md += [f"| {n} | {reason.replace('|', '/')} |" for reason, n in reasons]
+        md.append("")
+    names = s["solved_problems"]
+    md += [f"Solved ({len(names)}): " + (", ".join(f"`{n}`" for n in names) if names else "none"), ""]
+    if s["claimed_not_verified"]:
+        claimed = sorted(ds.problems.get(p, {}).get("name", p) for p in an.claimed_not_verified(r))
+        md += [f"Claimed by the prover but refused by the independent re-check, so **not** counted as solved "
+               f"({len(claimed)}): " + ", ".join(f"`{n}`" for n in claimed), ""]
+    return md
+
+
+def _group_table(ds: an.Dataset, r: an.Run, key: str, title: str) -> list[str]:
+    """Problems, solved and pass@1 (and pass@k at the run's smallest attempt count) per group of
+    the problems' ``key`` field; empty when no problem has one."""
+    groups = an.by_group(ds, r, key)
+    if not groups:
+        return []
+    kmax = min(len(v) for v in r.attempts.values())
+    extra = f" pass@{kmax} |" if kmax > 1 else ""
+    md = [f"Per {title}:", "", f"| {title} | problems | solved | pass@1 |{extra}",
+          "|---|---|---|---|" + ("---|" if kmax > 1 else "")]
+    for g, pids in groups.items():
+        solved = sum(1 for p in pids if p in r.solved())
+        p1 = an.mean_pass_at_k(r.counts(pids), 1)
+        cell = f" {_pct(an.mean_pass_at_k(r.counts(pids), kmax))} |" if kmax > 1 else ""
+        md.append(f"| {g} | {len(pids)} | {solved} | {_pct(p1)} |{cell}")
+    md.append("")
+    return md
+
+
+def _excluded_section(ds: an.Dataset, out: Path) -> list[str]:
+    """What validation left out of each suite the runs cover; writes ``excluded.csv``."""
     exc_rows = []
-    suites = sorted({r.suite for r in ds.runs})
-    md += ["## Excluded statements (validation)", ""]
-    for suite in suites:
+    md = ["## Excluded statements (validation)", ""]
+    for suite in sorted({r.suite for r in ds.runs}):
         exc = an.excluded(ds, suite)
         exc_rows += [[suite, *e] for e in exc]
         cov = an.coverage(ds, suite)
@@ -131,8 +163,13 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
             md.append(f"  - ... {len(exc) - 60} more in excluded.csv")
     md.append("")
     _write_csv(out / "excluded.csv", ["suite", "problem", "status", "reason"], exc_rows)
+    return md
 
-    # sweeps
+
+def _sweeps_section(ds: an.Dataset, summ: dict, out: Path, *, token_cpu_s_per_1k: float, plots: bool) -> list[str]:
+    """Pass@k per budget and the cost fits of each sweep; writes ``sweep.csv`` (and the scaling
+    plots) and adds ``sweeps`` to ``summ`` when there is one."""
+    md: list[str] = []
     sweep_rows = []
     sw = an.sweeps(ds, token_cpu_s_per_1k)
     if sw:
@@ -140,26 +177,7 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
                (f"Cost of a point = k × mean per-attempt cost on the sweep's common problems. Combined cost = checker "
                 f"CPU s + tokens/1000 × {token_cpu_s_per_1k:g} CPU-s. Fit: solved = a + b·ln(cost)."), ""]
     for i, s in enumerate(sw):
-        ks = sorted({p.k for p in s.points})
-        budgets = sorted({p.timeout_s for p in s.points})
-        md += [f"### Sweep {i}: {s.suite}, config {s.config_hash}, {len(s.problems)} common problems", "",
-               "| budget/attempt | " + " | ".join(f"pass@{k}" for k in ks) + " |", "|---|" + "---|" * len(ks)]
-        for b in budgets:
-            cells = {p.k: p for p in s.points if p.timeout_s == b}
-            md.append(f"| {b:g}s | " + " | ".join(_pct(cells[k].solved) if k in cells else "-" for k in ks) + " |")
-        md.append("")
-        for ax in (*an.COST_AXES, "wall_s"):
-            if all(p.cost[ax] == 0 for p in s.points):
-                md.append(f"- {ax}: all zero (nothing recorded on this axis), no fit.")
-                continue
-            md.append(f"- {ax}: {s.fits[ax].describe(ax)}")
-            if plots:
-                png = out / f"scaling_{i}_{ax}.png"
-                from .plots import plot_scaling
-
-                if plot_scaling(s, ax, png):
-                    md.append(f"\n  ![{ax}]({png.name})\n")
-        md.append("")
+        md += _sweep_detail(i, s, out, plots=plots)
         sweep_rows += [[i, s.suite, s.config_hash, p.timeout_s, p.k, round(p.solved, 6),
                         *(round(p.cost[ax], 4) for ax in (*an.COST_AXES, "wall_s"))] for p in s.points]
         summ.setdefault("sweeps", []).append({
@@ -169,33 +187,54 @@ def write_report(ds: an.Dataset, out: Path, *, compare_runs: tuple[str, str] | N
                      for ax, f in s.fits.items()}})
     _write_csv(out / "sweep.csv", ["sweep", "suite", "config_hash", "timeout_s", "k", "solved", *an.COST_AXES, "wall_s"],
                sweep_rows)
+    return md
 
-    # comparison
+
+def _sweep_detail(i: int, s: an.Sweep, out: Path, *, plots: bool) -> list[str]:
+    ks = sorted({p.k for p in s.points})
+    budgets = sorted({p.timeout_s for p in s.points})
+    md = [f"### Sweep {i}: {s.suite}, config {s.config_hash}, {len(s.problems)} common problems", "",
+          "| budget/attempt | " + " | ".join(f"pass@{k}" for k in ks) + " |", "|---|" + "---|" * len(ks)]
+    for b in budgets:
+        cells = {p.k: p for p in s.points if p.timeout_s == b}
+        md.append(f"| {b:g}s | " + " | ".join(_pct(cells[k].solved) if k in cells else "-" for k in ks) + " |")
+    md.append("")
+    for ax in (*an.COST_AXES, "wall_s"):
+        if all(p.cost[ax] == 0 for p in s.points):
+            md.append(f"- {ax}: all zero (nothing recorded on this axis), no fit.")
+            continue
+        md.append(f"- {ax}: {s.fits[ax].describe(ax)}")
+        if plots:
+            png = out / f"scaling_{i}_{ax}.png"
+            from .plots import plot_scaling
+
+            if plot_scaling(s, ax, png):
+                md.append(f"\n  ![{ax}]({png.name})\n")
+    md.append("")
+    return md
+
+
+def _compare_section(ds: an.Dataset, summ: dict, out: Path, compare_runs: tuple[str, str] | None) -> list[str]:
+    """Two runs side by side: the pair asked for, else the only two runs when they share a suite;
+    writes ``compare.csv`` and adds ``compare`` to ``summ``. Empty when there is no pair."""
     pair = None
     if compare_runs:
         pair = (an.find_run(ds, compare_runs[0]), an.find_run(ds, compare_runs[1]))
     elif len(ds.runs) == 2 and ds.runs[0].suite == ds.runs[1].suite:
         pair = (ds.runs[0], ds.runs[1])
-    if pair:
-        cmp = an.compare(ds, *pair)
-        md += [f"## Side by side: A = {cmp['a']}, B = {cmp['b']}", "",
-               (f"{cmp['common']} common problems; solved by both {cmp['both']}, only A {cmp['only_a']}, only B "
-                f"{cmp['only_b']}, neither {cmp['neither']}; pass@1 A {_pct(cmp['a_pass1'])}, B {_pct(cmp['b_pass1'])}."),
-               "", "| problem | A solved/n | A CPU s | B solved/n | B CPU s |", "|---|---|---|---|---|"]
-        for row in cmp["rows"]:
-            if row["a_solved"] or row["b_solved"]:
-                md.append(f"| {row['problem']} | {row['a_solved']}/{row['a_n']} | {row['a_cpu_s']:.2f} | "
-                          f"{row['b_solved']}/{row['b_n']} | {row['b_cpu_s']:.2f} |")
-        md += ["", "(rows where neither run solved the problem are in compare.csv)", ""]
-        _write_csv(out / "compare.csv", list(cmp["rows"][0]) if cmp["rows"] else ["problem"],
-                   [list(r.values()) for r in cmp["rows"]])
-        summ["compare"] = {k: v for k, v in cmp.items() if k != "rows"}
-
-    if plots and ds.runs and an.pass_table(ds.runs[0]) is not None:
-        from .plots import plot_pass_at_k
-
-        if plot_pass_at_k(ds.runs, out / "passk.png"):
-            md.insert(4, "![pass@k](passk.png)\n")
-    (out / "report.md").write_text("\n".join(md) + "\n", encoding="utf-8")
-    (out / "summary.json").write_text(json.dumps(summ, indent=1) + "\n", encoding="utf-8")
-    return summ
+    if not pair:
+        return []
+    cmp = an.compare(ds, *pair)
+    md = [f"## Side by side: A = {cmp['a']}, B = {cmp['b']}", "",
+          (f"{cmp['common']} common problems; solved by both {cmp['both']}, only A {cmp['only_a']}, only B "
+           f"{cmp['only_b']}, neither {cmp['neither']}; pass@1 A {_pct(cmp['a_pass1'])}, B {_pct(cmp['b_pass1'])}."),
+          "", "| problem | A solved/n | A CPU s | B solved/n | B CPU s |", "|---|---|---|---|---|"]
+    for row in cmp["rows"]:
+        if row["a_solved"] or row["b_solved"]:
+            md.append(f"| {row['problem']} | {row['a_solved']}/{row['a_n']} | {row['a_cpu_s']:.2f} | "
+                      f"{row['b_solved']}/{row['b_n']} | {row['b_cpu_s']:.2f} |")
+    md += ["", "(rows where neither run solved the problem are in compare.csv)", ""]
+    _write_csv(out / "compare.csv", list(cmp["rows"][0]) if cmp["rows"] else ["problem"],
+               [list(r.values()) for r in cmp["rows"]])
+    summ["compare"] = {k: v for k, v in cmp.items() if k != "rows"}
+    return md
