@@ -1,6 +1,5 @@
 """CLI entrypoint in-process: list, fetch without network, config errors, validate/run/report round trip."""
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -40,7 +39,6 @@ def test_bad_config_and_budgets_exit_2(tmp_path, capsys):
 
 
 @pytest.mark.rocq
-@pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc")
 def test_validate_run_report_round_trip(tmp_path, capsys):
     db = str(tmp_path / "r.db")
     assert cli.main(["validate", str(TINY), "--db", db, "--workers", "2"]) == 0
@@ -80,7 +78,6 @@ def test_attempt_identity():
 
 
 @pytest.mark.rocq
-@pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc")
 def test_attempt_settings_are_part_of_the_run_key(tmp_path, capsys, monkeypatch):
     """Two runs into one database that differ only in what the attempt function reads from the
     environment (a trained and an untrained policy, say) are two runs: the second is not taken

@@ -29,7 +29,6 @@ from benchmarks.suites import normalize_rocq
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "search"
 TINY = ROOT / "tests" / "data" / "benchmarks" / "tiny"
-needs_coq = pytest.mark.skipif(shutil.which("coqtop") is None or shutil.which("coqc") is None, reason="needs Rocq")
 
 
 def test_registry_holds_default_and_baseline_and_refuses_duplicates():
@@ -87,7 +86,6 @@ def test_preset_refuses_lean_and_conflicting_flags(tmp_path, capsys):
 
 
 @pytest.mark.rocq
-@needs_coq
 def test_default_preset_run_records_code_version_config_seed_and_exclusions(tmp_path, capsys, monkeypatch):
     import benchmarks.runner
 

@@ -4,12 +4,9 @@ Checks the whole path: validation -> attempt in a worker process -> independent 
 DB row; a proved attempt's stored proof must compile in a fresh coqc and end in Qed.
 """
 
-import shutil
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("prover.api")
 
 from benchmarks.db import ResultsDB
 from benchmarks.problem import config_hash
@@ -17,7 +14,7 @@ from benchmarks.prover_attempt import RECHECK_REJECTED
 from benchmarks.runner import RunSpec, run_attempts
 from benchmarks.suites import get_suite
 
-pytestmark = [pytest.mark.rocq, pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc")]
+pytestmark = pytest.mark.rocq
 
 TINY = Path(__file__).resolve().parents[1] / "data" / "benchmarks" / "tiny"
 

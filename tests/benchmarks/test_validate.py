@@ -8,7 +8,7 @@ from benchmarks import validate as val
 from benchmarks.db import ResultsDB
 from benchmarks.problem import BenchProblem
 
-pytestmark = [pytest.mark.rocq, pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc")]
+pytestmark = pytest.mark.rocq
 
 GOOD = "Require Import Arith.\nTheorem good (n : nat) : n + 0 = n.\nProof.\nAdmitted.\n"
 GOOD_REALS = "Require Import Reals.\nOpen Scope R_scope.\nTheorem good_r (x : R) : x * 1 = x.\nProof.\nAdmitted.\n"

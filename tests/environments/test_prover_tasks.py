@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 import verifiers.v1 as vf  # `make setup` installs environments/prover_tasks and with it verifiers
-from mcp_testlib import needs_rocq
 from soundness_suite import load as load_cases
 from verifiers.v1.graph import MessageNode
 from verifiers.v1.types import AssistantMessage, ToolCall, ToolMessage, UserMessage
@@ -73,7 +72,6 @@ def test_tasksets_load_our_suites():
         curriculum(1, split="nope")
 
 
-@needs_rocq
 @pytest.mark.rocq
 def test_reward_is_the_verdict_on_scripted_rollouts():
     task = curriculum(1, families=["lin_nat"])[0]
@@ -101,7 +99,6 @@ def _cheat_cases():
     return cases
 
 
-@needs_rocq
 @pytest.mark.rocq
 def test_every_adversarial_cheat_earns_zero():
     cases = _cheat_cases()
@@ -148,7 +145,6 @@ def toolset_url(tmp_path):
         proc.wait()
 
 
-@needs_rocq
 @pytest.mark.rocq
 def test_scripted_client_drives_the_toolset_and_scores(toolset_url):
     from mcp.client.session import ClientSession
@@ -207,7 +203,6 @@ def test_toolset_serves_the_same_tools_as_prover_mcp():
     assert [t.input_schema for t in direct] == [t.input_schema for t in served]
 
 
-@needs_rocq
 @pytest.mark.rocq
 def test_vf_validate_accepts_the_gold_witnesses(tmp_path):
     exe = Path(sys.executable).parent / "vf-validate"

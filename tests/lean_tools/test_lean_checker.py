@@ -9,7 +9,6 @@ information|warning|error) plus the non-JSON lines real Lean can print. It tests
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 
 import pytest
@@ -207,7 +206,6 @@ def test_not_installed(tmp_path):
 
 
 @pytest.mark.lean
-@pytest.mark.skipif(shutil.which("lake") is None, reason="needs lake (Lean toolchain)")
 def test_real_lean_checker():
     c = LeanChecker()
     good = c.check_file("import Mathlib\ntheorem t (a b : ℕ) : a + b = b + a := by omega\n", timeout=300)

@@ -7,7 +7,6 @@ timeouts, process-group kills and respawns; only Lean itself is replaced by reco
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -360,7 +359,6 @@ def test_split_header():
 
 
 @pytest.mark.lean
-@pytest.mark.skipif(shutil.which("lake") is None, reason="needs lake (Lean toolchain)")
 def test_real_repl_round_trip():
     with LeanReplSession("import Mathlib\nopen Real") as s:
         out = s.run_command("theorem t (x : ℝ) : x ≤ x := by sorry")

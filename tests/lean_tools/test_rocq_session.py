@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import time
 
@@ -24,8 +23,6 @@ from lean_tools.types import (
 )
 
 pytestmark = pytest.mark.rocq
-if shutil.which("coqtop") is None:
-    pytest.skip("coqtop not installed (run `make test`, which installs it)", allow_module_level=True)
 
 HEADER = "Require Import Arith Lia."
 

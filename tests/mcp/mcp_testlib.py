@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-import shutil
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 PROBLEM = (ROOT / "tests" / "data" / "prover" / "double_le.v").read_text(encoding="utf-8")
-needs_rocq = pytest.mark.skipif(shutil.which("coqtop") is None or shutil.which("coqc") is None, reason="Rocq not installed")
 LOOP = "let rec loop _ := loop tt in loop tt."
 """A tactic that never ends."""
 

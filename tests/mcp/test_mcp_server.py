@@ -9,9 +9,9 @@ import time
 import anyio
 import psutil
 import pytest
-from mcp_testlib import LOOP, PROBLEM, mcp_session, needs_rocq, solution
+from mcp_testlib import LOOP, PROBLEM, mcp_session, solution
 
-pytestmark = [needs_rocq, pytest.mark.rocq]
+pytestmark = pytest.mark.rocq
 
 TOOLS = {"check", "goals", "run_tactic", "search", "auto_close", "hammer", "verify", "prove"}
 

@@ -5,17 +5,13 @@ other areas' helpers when the whole suite runs in one process."""
 from __future__ import annotations
 
 import re
-import shutil
 import threading
 from pathlib import Path
-
-import pytest
 
 from prover.llm import ScriptedLLM
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "prover"
-needs_rocq = pytest.mark.skipif(shutil.which("coqtop") is None or shutil.which("coqc") is None, reason="Rocq not installed")
 
 
 class Router:

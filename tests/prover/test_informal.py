@@ -5,7 +5,7 @@ import json
 import threading
 
 import pytest
-from prover_testlib import DATA, Router, needs_rocq
+from prover_testlib import DATA, Router
 
 from prover.budget import Budget
 from prover.config import load_config
@@ -417,7 +417,6 @@ def test_live_view_shows_the_loop():
     assert "informal: 1 candidates, 2 judged (best 0.80), 2 sandbox checks (1 refuted), 1 revisions, selected c0r1" in out
 
 
-@needs_rocq
 @pytest.mark.rocq
 def test_a_failed_sketch_round_moves_to_the_next_candidate():
     from prover.api import load_problem, prove

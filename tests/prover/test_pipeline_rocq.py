@@ -3,14 +3,14 @@
 import os
 
 import pytest
-from prover_testlib import DATA, Router, needs_rocq
+from prover_testlib import DATA, Router
 
 from prover.api import load_problem, prove
 from prover.llm import ScriptedLLM
 from prover.llm.base import error_response
 from prover.trace import Trace
 
-pytestmark = [needs_rocq, pytest.mark.rocq]
+pytestmark = pytest.mark.rocq
 
 MAIN = "Theorem double_le (n m : nat) : n <= m -> 2 * n <= 2 * m + 1.\nProof.\n  intros H. pose proof ({lemma} n m H). lia.\nQed."
 GOOD = "```coq\nLemma double_mono (n m : nat) : n <= m -> 2 * n <= 2 * m.\nAdmitted.\n" + MAIN.format(lemma="double_mono") + "\n```"

@@ -1,7 +1,7 @@
 """The agent's tools against real Rocq (no model): goals, library search, python, automation."""
 
 import pytest
-from prover_testlib import DATA, needs_rocq
+from prover_testlib import DATA
 
 from prover.budget import Budget
 from prover.config import load_config
@@ -9,7 +9,7 @@ from prover.problem import load_problem
 from prover.trace import Trace
 from prover.workspace import Workspace
 
-pytestmark = [needs_rocq, pytest.mark.rocq]
+pytestmark = pytest.mark.rocq
 DECL = "Lemma x (n m : nat) : n <= m -> 2 * n <= 2 * m."
 
 

@@ -2,7 +2,6 @@
 chat model; reward from the full verdict, tool results fed back, episodes trainable as they are."""
 
 import json
-import shutil
 
 import pytest
 from rl_helpers import ForcedSampler, RuleVerifier
@@ -21,9 +20,6 @@ from rl.curriculum import generate
 from rl.loop import train, trainable
 from rl.tactic_env import render_prompt
 from rl.verifier import Verifier
-
-needs_rocq = pytest.mark.skipif(shutil.which("coqc") is None or shutil.which("coqtop") is None,
-                                reason="Rocq not installed")
 
 
 def _taut():
@@ -87,7 +83,6 @@ def _verified_episodes(p, scripts, *, max_turns, n=1):
 
 
 @pytest.mark.rocq
-@needs_rocq
 def test_agent_episode_feeds_back_tool_results_and_is_rewarded_by_the_verdict():
     p = _taut()
     eps, v = _verified_episodes(p, ["lia.", "tauto."], max_turns=3, n=2)
@@ -109,7 +104,6 @@ def test_agent_episode_feeds_back_tool_results_and_is_rewarded_by_the_verdict():
 
 
 @pytest.mark.rocq
-@needs_rocq
 @pytest.mark.parametrize("cheat", ["admit.", "Admitted."])
 def test_cheating_script_earns_nothing(cheat, monkeypatch):
     p = _taut()
@@ -122,7 +116,6 @@ def test_cheating_script_earns_nothing(cheat, monkeypatch):
 
 
 @pytest.mark.rocq
-@needs_rocq
 def test_agent_claim_without_the_verdict_earns_nothing(monkeypatch):
     """A fooled agent check (every proof 'complete') claims a proof; the verdict still decides."""
     from prover.workspace import CheckResult, Workspace
@@ -135,7 +128,6 @@ def test_agent_claim_without_the_verdict_earns_nothing(monkeypatch):
 
 
 @pytest.mark.rocq
-@needs_rocq
 def test_crashed_and_interrupted_episodes_are_data():
     p = _taut()
     env = AgentEnvironment(RuleVerifier(fail_on="tauto."), ForcedSampler(["lia.", "tauto."]),
@@ -154,7 +146,6 @@ def test_crashed_and_interrupted_episodes_are_data():
 
 
 @pytest.mark.rocq
-@needs_rocq
 def test_short_training_run_in_agent_loop(tmp_path):
     c = cfg(env__loop="agent", env__max_turns=2, trainer__steps=2, trainer__batch_groups=2, sampler__group_size=3,
             curriculum__families=["eval_nat", "taut"], curriculum__heldout_size=3)

@@ -1,7 +1,6 @@
 """rl.bench: curriculum export as a benchmark folder, and the policy as a benchmark attempt function."""
 
 import json
-import shutil
 
 import pytest
 from rl_helpers import RuleVerifier
@@ -15,8 +14,6 @@ from rl import bench
 from rl.curriculum import generate
 from rl.loop import train
 
-needs_rocq = pytest.mark.skipif(shutil.which("coqc") is None or shutil.which("coqtop") is None,
-                                reason="needs coqc and coqtop")
 FAMS = ("eval_nat", "lin_nat", "taut")
 
 
@@ -130,7 +127,6 @@ def test_never_accepts_without_the_verdict(tiny_run, two_problems, monkeypatch):
 
 
 @pytest.mark.rocq
-@needs_rocq
 def test_policy_attempt_against_real_rocq(tiny_run, two_problems, monkeypatch):
     from lean_tools.soundness import verify
 

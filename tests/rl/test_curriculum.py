@@ -1,6 +1,5 @@
 """Curriculum: deterministic, disjoint splits, all families and difficulties, witnesses compile."""
 
-import shutil
 
 import pytest
 
@@ -43,7 +42,6 @@ def test_unknown_family_is_an_error():
 
 
 @pytest.mark.rocq
-@pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc not installed")
 def test_witnesses_compile_and_a_wrong_tactic_does_not():
     from lean_tools.rocq.checker import RocqChecker
 

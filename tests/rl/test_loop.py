@@ -1,7 +1,6 @@
 """The job end to end without a proof assistant (rule reward), plus one real-Rocq CLI run."""
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -111,7 +110,6 @@ def test_difficulty_filter_downweights_solved_and_hopeless():
 
 @pytest.mark.rocq
 @pytest.mark.slow  # ~20-40 s: the real CLI, real Rocq, two steps and two evaluations
-@pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc not installed")
 def test_cli_smoke_against_real_rocq(tmp_path):
     out = tmp_path / "smoke"
     r = subprocess.run(

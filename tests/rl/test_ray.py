@@ -2,21 +2,20 @@
 
 The reward on Ray is the very same full verdict as the local path (``rl.verifier.full_verdict``,
 run as a Ray task by ``rl.distributed.remote_verdict``), so a cheat that compiles (an ``Axiom``
-that proves anything) is rewarded 0 there too. Marker ``ray`` (``make test-llm``); needs Rocq.
+that proves anything) is rewarded 0 there too. Markers ``ray`` (``make test-llm``) and ``rocq``.
 About a minute on 2 shared cores, most of it starting Ray."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-pytestmark = [pytest.mark.ray, pytest.mark.skipif(shutil.which("coqc") is None, reason="Rocq not installed")]
-ray = pytest.importorskip("ray")
+pytestmark = [pytest.mark.ray, pytest.mark.rocq]
 
 
 @pytest.fixture(scope="module")
 def local_ray():
+    import ray
+
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
     try:
         yield ray
@@ -55,9 +54,9 @@ def test_remote_verdict_is_the_local_verdict_and_refuses_a_compiling_cheat(local
     assert got == full_verdict(p.text, cheat, 60.0)
 
 
-@ray.remote(num_cpus=1)
 class RolloutWorker:
-    """A rollout worker on Ray: its own tiny policy and sampler, checks sent to Ray verdict tasks."""
+    """A rollout worker on Ray (made a Ray actor in the test): its own tiny policy and sampler,
+    checks sent to Ray verdict tasks."""
 
     def __init__(self, seed: int):
         import torch
@@ -91,9 +90,9 @@ def test_rollout_workers_on_ray_are_rewarded_by_the_full_verdict(local_ray):
     from rl.verifier import Verifier
 
     p = _problem("eval_nat")
-    worker = RolloutWorker.remote(0)
-    episodes = [Episode.from_json(j) for j in ray.get(worker.rollouts.remote(p.to_json(), 6, 1))]
-    assert ray.get(worker.source.remote()).endswith(":remote")
+    worker = local_ray.remote(num_cpus=1)(RolloutWorker).remote(0)
+    episodes = [Episode.from_json(j) for j in local_ray.get(worker.rollouts.remote(p.to_json(), 6, 1))]
+    assert local_ray.get(worker.source.remote()).endswith(":remote")
     assert len(episodes) == 6 and all(e.error is None for e in episodes)
     local = Verifier(prescreen=False, cache=False, timeout=60)
     try:

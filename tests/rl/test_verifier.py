@@ -1,6 +1,5 @@
 """Verifier: static screen (pure) and the real Rocq path (prescreen, full verdict, cache)."""
 
-import shutil
 
 import pytest
 
@@ -20,12 +19,9 @@ def test_static_screen_allows(script):
     assert static_screen(script) is None
 
 
-needs_rocq = pytest.mark.skipif(shutil.which("coqc") is None or shutil.which("coqtop") is None,
-                                reason="Rocq not installed")
 
 
 @pytest.mark.rocq
-@needs_rocq
 def test_real_verdicts_prescreen_and_cache():
     train, _ = generate(("lin_nat", "taut"), 1, 4, 1, seed=0)
     lin = next(p for p in train if p.family == "lin_nat")
@@ -46,7 +42,6 @@ def test_real_verdicts_prescreen_and_cache():
 
 
 @pytest.mark.rocq
-@needs_rocq
 def test_without_prescreen_every_candidate_gets_a_fresh_checker():
     train, _ = generate(("taut",), 1, 2, 1, seed=0)
     v = Verifier(mode="checker", prescreen=False, cache=False, timeout=60)
@@ -56,7 +51,6 @@ def test_without_prescreen_every_candidate_gets_a_fresh_checker():
 
 
 @pytest.mark.rocq
-@needs_rocq
 def test_goal_credit_progress_counts_closed_goals():
     from rl.records import Problem
 

@@ -12,7 +12,6 @@ import torch
 from lm_helpers import tiny_llama
 
 pytestmark = pytest.mark.llm
-pytest.importorskip("vllm")
 
 TOL = 1e-3
 SEQ = [1, 17, 42, 99, 7, 250, 3, 64, 128, 5, 33, 301, 77, 12]

@@ -4,7 +4,6 @@ each proved by the built-in search and re-checked by a fresh ``coqc``."""
 
 import dataclasses
 import re
-import shutil
 
 import pytest
 from family_statements import (
@@ -15,8 +14,6 @@ from prover.search.goal import Fixpoint, ProblemContext, header_fixpoints, heade
 from prover.search.induction import inductive_vars
 from prover.search.realineq import _relation
 from prover.search.table import ROCQ
-
-needs_coq = pytest.mark.skipif(shutil.which("coqtop") is None or shutil.which("coqc") is None, reason="needs coqtop/coqc")
 
 
 def test_header_inductives_and_fixpoint_depths():
@@ -146,7 +143,6 @@ def test_power_of_the_induction_variable_is_unfolded_over_r():
 
 
 @pytest.mark.rocq
-@needs_coq
 @pytest.mark.usefixtures("_private_cwd")
 def test_absent_tactics_probe_names_what_the_header_does_not_load():
     from lean_tools.rocq.session import RocqSession
@@ -251,7 +247,6 @@ that speak of the variable, derivations of inductive predicates, types of loaded
 
 
 @pytest.mark.rocq
-@needs_coq
 @pytest.mark.usefixtures("_private_cwd")
 @pytest.mark.parametrize("name", sorted(QUICK))
 def test_family_proves_its_statement(name):
@@ -262,7 +257,6 @@ def test_family_proves_its_statement(name):
 
 @pytest.mark.slow
 @pytest.mark.rocq
-@needs_coq
 @pytest.mark.usefixtures("_private_cwd")
 @pytest.mark.parametrize("name", sorted(FRESH))
 def test_family_proves_a_shape_that_failed_from_outside(name):
@@ -273,7 +267,6 @@ def test_family_proves_a_shape_that_failed_from_outside(name):
 
 @pytest.mark.slow
 @pytest.mark.rocq
-@needs_coq
 @pytest.mark.usefixtures("_private_cwd")
 @pytest.mark.parametrize("name", sorted(AUDIT))
 def test_family_proves_an_induction_shape_of_the_audit(name):
@@ -284,7 +277,6 @@ def test_family_proves_an_induction_shape_of_the_audit(name):
 
 @pytest.mark.slow
 @pytest.mark.rocq
-@needs_coq
 @pytest.mark.usefixtures("_private_cwd")
 @pytest.mark.parametrize("name", sorted(set(S) - set(QUICK) - set(FRESH) - set(AUDIT)))
 def test_every_family_statement_is_proved(name):

@@ -1,7 +1,6 @@
 """The registry of search families: its invariants, every family answering the statement written
 for it (``family_cases.py``) as text, and on real Rocq doing its job there."""
 
-import shutil
 
 import pytest
 from family_cases import BELOW_ROOT, CASES  # tests/search is on sys.path (rootless import)
@@ -10,8 +9,6 @@ from prover.search import families
 from prover.search.family import Focus
 from prover.search.goal import ProblemContext, parse_goal, rocq_domain
 from prover.search.table import ROCQ, ROCQ_IMPORTS
-
-needs_coq = pytest.mark.skipif(shutil.which("coqtop") is None, reason="needs coqtop")
 
 
 def _focus(case, goal_text: str) -> Focus:
@@ -111,7 +108,6 @@ def _private_cwd(tmp_path, monkeypatch):
 
 
 @pytest.mark.rocq
-@needs_coq
 @pytest.mark.usefixtures("_private_cwd")
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_family_does_its_job_on_real_rocq(pool, name):
@@ -119,7 +115,6 @@ def test_family_does_its_job_on_real_rocq(pool, name):
 
 
 @pytest.mark.rocq
-@needs_coq
 @pytest.mark.usefixtures("_private_cwd")
 def test_bound_split_below_the_root_on_real_rocq(pool):
     assert _run_case(pool, BELOW_ROOT["bound-split"], "bound-split")

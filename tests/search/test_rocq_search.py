@@ -2,7 +2,6 @@
 The whole-search runs of the families' statements are ``slow`` (each family is checked on its
 own statement in the default tier by ``test_registry.py``)."""
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,6 @@ from lean_tools.rocq.session import RocqSession
 from prover.search import SearchBudget, prove_goal
 
 DATA = Path(__file__).parent.parent / "data" / "search"
-needs_coq = pytest.mark.skipif(shutil.which("coqtop") is None or shutil.which("coqc") is None, reason="needs coqtop/coqc")
 
 
 @pytest.fixture(autouse=True)
@@ -27,7 +25,6 @@ def factory(header):
 
 
 @pytest.mark.rocq
-@needs_coq
 @pytest.mark.parametrize(
     "stmt",
     [
@@ -44,7 +41,6 @@ def test_proves_small_real_statements_and_rechecks(stmt):
 
 
 @pytest.mark.rocq
-@needs_coq
 def test_checker_seconds_are_the_sessions_process_tree_cpu():
     # the process tree's CPU (coqtop and the children it waited for: csdp behind psatz, CoqHammer's
     # ATPs) is what the prover's budget charges as checker CPU, not the requests' wall time
@@ -68,7 +64,6 @@ def test_checker_seconds_are_the_sessions_process_tree_cpu():
 
 
 @pytest.mark.rocq
-@needs_coq
 def test_local_definition_from_problem_file():
     header, stmt = split_statement(normalize_rocq((DATA / "ends_at_proof.v").read_text()))
     res = prove_goal(factory, header, stmt, "rocq", SearchBudget(seconds=20))
@@ -77,7 +72,6 @@ def test_local_definition_from_problem_file():
 
 
 @pytest.mark.rocq
-@needs_coq
 def test_false_statement_is_not_proved_within_budget():
     res = prove_goal(factory, "Require Import Arith.", "Theorem bad : forall n : nat, n + 1 = n.", "rocq", SearchBudget(seconds=3))
     assert not res.proved
@@ -87,7 +81,6 @@ def test_false_statement_is_not_proved_within_budget():
 
 @pytest.mark.slow
 @pytest.mark.rocq
-@needs_coq
 @pytest.mark.parametrize(
     "header, stmt, tag",
     [
@@ -139,7 +132,6 @@ REAL = "Require Import Reals Lra.\nOpen Scope R_scope."
 
 @pytest.mark.slow
 @pytest.mark.rocq
-@needs_coq
 @pytest.mark.parametrize(
     "header, stmt, tags",
     [

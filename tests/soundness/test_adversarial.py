@@ -8,8 +8,6 @@ Assumptions) rejects it on its own wherever the cheat is not just a policy viola
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 from soundness_suite import CORPUS, load
 
@@ -22,8 +20,6 @@ ROCQ_HONEST = load("rocq", "honest")
 # allows since published proofs use it) are part of the adversarial suite too.
 LEAN_CHEATS = load("lean", "cheats") + load("lean", "cheats", CORPUS)
 LEAN_HONEST = load("lean", "honest")
-HAVE_COQ = shutil.which("coqc") is not None
-needs_coq = pytest.mark.skipif(not HAVE_COQ, reason="coqc not installed")
 
 
 def test_suite_size():
@@ -64,7 +60,6 @@ def test_lean_cheat_rejected_by_full_verify_without_lean(case):
 
 
 @pytest.mark.rocq
-@needs_coq
 @pytest.mark.parametrize("case", ROCQ_HONEST, ids=lambda c: c.id)
 def test_rocq_honest_accepted(case):
     problem, candidate = case.texts()
@@ -74,7 +69,6 @@ def test_rocq_honest_accepted(case):
 
 
 @pytest.mark.rocq
-@needs_coq
 @pytest.mark.parametrize("case", ROCQ_CHEATS, ids=lambda c: c.id)
 def test_rocq_cheat_full_verify(case):
     problem, candidate = case.texts()
@@ -85,7 +79,6 @@ def test_rocq_cheat_full_verify(case):
 
 
 @pytest.mark.rocq
-@needs_coq
 @pytest.mark.parametrize("case", [c for c in ROCQ_CHEATS if c.dynamic != "none"], ids=lambda c: c.id)
 def test_rocq_cheat_proof_assistant_layer_alone(case):
     """Defence in depth: with the static rules skipped, coqc + the query still reject."""
@@ -114,7 +107,6 @@ def test_lean_honest_needs_lean_for_a_verdict():
 
 
 @pytest.mark.rocq
-@needs_coq
 def test_rocq_allowed_require_in_helpers():
     from lean_tools.source import parse_source
 

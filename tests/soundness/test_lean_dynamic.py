@@ -1,7 +1,7 @@
 """Lean tier (needs `lake` and the built lean_project/): honest proofs accepted, the axiom check
 rejects what the static rules would also reject, and the elaborated-statement check rejects
-meaning changes under identical text (local instance, notation). Skipped where Lean is not installed; never
-run on the machine this was written on (no Lean toolchain there)."""
+meaning changes under identical text (local instance, notation). Marker ``lean``: skipped where no
+Lean toolchain is installed (``tests/conftest.py``)."""
 
 from __future__ import annotations
 
@@ -9,24 +9,8 @@ import pytest
 from soundness_suite import load
 
 from lean_tools.soundness import verify
-from lean_tools.types import NotInstalled
 
-
-def _lean_available() -> bool:
-    from lean_tools.lean.checker import LeanChecker
-
-    try:
-        LeanChecker()._prefix()
-        LeanChecker()._project()
-    except NotInstalled:
-        return False
-    return True
-
-
-pytestmark = [
-    pytest.mark.lean,
-    pytest.mark.skipif(not _lean_available(), reason="Lean toolchain not installed"),
-]
+pytestmark = pytest.mark.lean
 
 
 @pytest.mark.parametrize("case", load("lean", "honest"), ids=lambda c: c.id)

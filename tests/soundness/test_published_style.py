@@ -10,7 +10,6 @@ suite (tests/data/soundness/{rocq,lean}/cheats, corpus/*/cheats).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -66,7 +65,6 @@ def test_static_layers(language, name, problem, candidate):
 
 @pytest.mark.slow
 @pytest.mark.rocq
-@pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc not installed")
 @pytest.mark.parametrize(("name", "problem", "candidate"), _pairs("rocq"), ids=lambda x: x if isinstance(x, str) else "")
 def test_rocq_full_verdict(name, problem, candidate):
     v = verify(

@@ -6,8 +6,6 @@ tests/data/soundness/{rocq,lean}/cheats/ (c38-c48, l28-l42).
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 from soundness_suite import DATA
 
@@ -19,7 +17,6 @@ from lean_tools.soundness.screens import (
     sentence_head,
 )
 from lean_tools.source import mask, parse_source, rocq_sentences, strip_comments
-
 
 
 @pytest.mark.parametrize(

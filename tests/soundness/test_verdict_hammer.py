@@ -7,7 +7,6 @@ The reason for the rule (the module adds no axiom) is checked against the real l
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 
 import pytest
@@ -17,9 +16,6 @@ from lean_tools.soundness.screens import (
     is_hammer_tactics_import,
     screen_rocq,
 )
-
-HAVE_COQ = shutil.which("coqc") is not None
-needs_coq = pytest.mark.skipif(not HAVE_COQ, reason="coqc not installed")
 
 LEMMA = "Lemma aux (a b : nat) : a + b = b + a.\nProof. sauto use: Nat.add_comm. Qed.\n"
 
@@ -60,7 +56,6 @@ def test_import_refused_inside_a_proof():
 
 
 @pytest.mark.rocq
-@needs_coq
 def test_tactics_module_adds_no_axiom(tmp_path):
     """The reason written beside the rule: proofs by the reconstruction tactics are closed."""
     src = (
