@@ -22,6 +22,7 @@ import queue
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -157,8 +158,9 @@ def trainable(e: Episode) -> bool:
     return bool(e.turns) and e.error is None
 
 
-def group_to_samples(job: Job, episodes: list[Episode]):
-    """Algorithm hooks turn one group into ``TrainSample``s; returns (samples, kept)."""
+def group_to_samples(job: Job, episodes: list[Episode]) -> list | None:
+    """Algorithm hooks turn one group into ``TrainSample``s; ``None`` when the group is dropped
+    (fewer than two trainable episodes, or ``algorithm.keep_group`` refuses its rewards)."""
     import torch
 
     from .policy import END
@@ -167,11 +169,11 @@ def group_to_samples(job: Job, episodes: list[Episode]):
     lm = job.cfg.model.type == "lm"
     valid = [e for e in episodes if trainable(e)]
     if len(valid) < 2:
-        return [], False
+        return None
     alg = job.algorithm
     rewards = [alg.shape_reward(e.reward, len(e.turns[-1].actions) + (0 if e.turns[-1].ended else 1)) for e in valid]
     if not alg.keep_group(rewards):
-        return [], False
+        return None
     adv = alg.advantages(torch.tensor(rewards, dtype=torch.float32)).tolist()
     out = []
     for e, a in zip(valid, adv):
@@ -180,7 +182,36 @@ def group_to_samples(job: Job, episodes: list[Episode]):
             acts = tuple(t.actions) + ((END,) if t.ended and not lm else ())
             out.append(TrainSample(prompt=t.prompt, actions=acts, sampler_logprobs=t.logprobs, advantage=a,
                                    positive=e.solved, staleness=job.version - t.policy_version))
-    return out, True
+    return out
+
+
+@dataclass(frozen=True)
+class _Draw:
+    """One problem drawn for a group, and the seed of the group's sampling (the problem
+    sampler's cursor after the draw)."""
+
+    problem: Problem
+    seed: int
+
+
+@dataclass(frozen=True)
+class _RolledGroup:
+    """A group of episodes on one problem, as the async workers hand it to the trainer."""
+
+    problem: Problem
+    episodes: list[Episode]
+
+
+@dataclass
+class _StepStats:
+    """What one step's collection saw besides the kept groups."""
+
+    episodes: list[Episode] = field(default_factory=list)
+    """Every episode generated for the step, kept or not (all go to ``rollouts.jsonl``)."""
+    dropped_uniform: int = 0
+    """Groups dropped by ``algorithm.keep_group`` (all-equal rewards)."""
+    dropped_stale: int = 0
+    """Turns of groups dropped for being more than ``max_staleness`` versions behind."""
 
 
 class _Workers:
@@ -211,10 +242,10 @@ class _Workers:
             with self.lock:
                 problem = job.problems.draw()
                 seed = job.problems.cursor
-            eps = job.env.run_group(problem, n, seed=seed)
+            group = _RolledGroup(problem, job.env.run_group(problem, n, seed=seed))
             while not self.stop_flag.is_set():
                 try:
-                    self.q.put((problem, eps), timeout=0.2)
+                    self.q.put(group, timeout=0.2)
                     break
                 except queue.Full:
                     continue
@@ -225,7 +256,7 @@ class _Workers:
             t.join(timeout=60)
 
 
-def _collect_sync(job: Job, stats: dict) -> list:
+def _collect_sync(job: Job, stats: _StepStats) -> list:
     cfg = job.cfg
     groups: list = []
     rounds = 0
@@ -234,43 +265,43 @@ def _collect_sync(job: Job, stats: dict) -> list:
         draws = []
         for _ in range(need):
             p = job.problems.draw()
-            draws.append((p, job.problems.cursor))
-        results = list(job.pool.map(lambda d: job.env.run_group(d[0], cfg.sampler.group_size, seed=d[1]), draws))
-        for (p, _), eps in zip(draws, results):
-            _account(job, p, eps, stats, groups)
+            draws.append(_Draw(p, job.problems.cursor))
+        results = list(job.pool.map(lambda d: job.env.run_group(d.problem, cfg.sampler.group_size, seed=d.seed), draws))
+        for d, eps in zip(draws, results):
+            _account(job, d.problem, eps, stats, groups)
         rounds += 1
     return groups
 
 
-def _account(job: Job, problem: Problem, eps: list[Episode], stats: dict, groups: list) -> None:
-    stats["episodes"].extend(eps)
+def _account(job: Job, problem: Problem, eps: list[Episode], stats: _StepStats, groups: list) -> None:
+    stats.episodes.extend(eps)
     usable = [e for e in eps if e.turns]
     if usable:
         job.problems.record(problem.id, sum(e.solved for e in usable) / len(usable))
-    samples, kept = group_to_samples(job, eps)
-    if kept:
+    samples = group_to_samples(job, eps)
+    if samples is not None:
         groups.append(samples)
     elif sum(trainable(e) for e in eps) >= 2:
-        stats["dropped_uniform"] += 1
+        stats.dropped_uniform += 1
 
 
-def _collect_async(job: Job, workers: _Workers, stats: dict) -> list:
+def _collect_async(job: Job, workers: _Workers, stats: _StepStats) -> list:
     cfg = job.cfg
     groups: list = []
     while len(groups) < job.local_groups:
-        problem, eps = workers.q.get()
+        group: _RolledGroup = workers.q.get()
+        eps = group.episodes
         versions = [t.policy_version for e in eps for t in e.turns]
         if versions and job.version - min(versions) > cfg.async_.max_staleness:
-            stats["dropped_stale"] += sum(len(e.turns) for e in eps)
-            stats["episodes"].extend(eps)
+            stats.dropped_stale += sum(len(e.turns) for e in eps)
+            stats.episodes.extend(eps)
             continue
-        _account(job, problem, eps, stats, groups)
+        _account(job, group.problem, eps, stats, groups)
     return groups
 
 
 def train(cfg: RLConfig, output_dir: str | Path, *, verifier=None, log=print) -> dict:
     """Run the job; returns the summary also written to ``summary.json``."""
-    from . import checkpoint
     from .metrics import MetricsWriter
 
     out = Path(output_dir)
@@ -278,24 +309,63 @@ def train(cfg: RLConfig, output_dir: str | Path, *, verifier=None, log=print) ->
     (out / "config.json").write_text(json.dumps(cfg.dump(), indent=2))
     job = Job(cfg, out, verifier=verifier)
     main = job.world.is_main  # rank 0 alone evaluates and writes outputs
-    resumed = False
-    if cfg.checkpoint.resume:
-        st = checkpoint.load(out)
-        if st is not None:
-            job.step, job.version = checkpoint.restore(st, trainer=job.trainer, sampler=job.sampler, problems=job.problems)
-            job.sampler.push(job.trainer.state_dict_for_sampler(), job.version)
-            resumed = True
-            log(f"resumed from step {job.step}")
+    resumed = _resume(job, log)
     writer = MetricsWriter(out, tensorboard=cfg.output.tensorboard, append=resumed) if main else _NoWriter()
     summary: dict = {"resumed_at": job.step if resumed else None, "modes": {}}
-    workers = None
     try:
         if not resumed and main:
-            before = job.evaluate()
-            writer.evaluation({**before, "when": "before"})
-            summary["heldout_before"] = before
-            log(f"held-out pass@1 before: {before['pass1']:.3f} {before['by_family']}")
-        t_steps = time.perf_counter()
+            summary["heldout_before"] = _heldout(job, writer, "before", log)
+        _train_steps(job, writer, summary, log)
+        if not main:
+            return summary
+        _save_checkpoint(job)
+        summary["heldout_after"] = _heldout(job, writer, "after", log)
+        for m in summary["modes"].values():
+            _finish(m)
+        summary["verifier"] = job.counters() | {"source": getattr(job.verifier, "source", "custom")}
+        (out / "summary.json").write_text(json.dumps(summary, indent=2))
+        return summary
+    finally:
+        _close(job, writer, close_verifier=verifier is None)
+
+
+def _resume(job: Job, log) -> bool:
+    """Restore the last checkpoint when ``checkpoint.resume`` is on and one exists."""
+    from . import checkpoint
+
+    if not job.cfg.checkpoint.resume:
+        return False
+    st = checkpoint.load(job.out)
+    if st is None:
+        return False
+    job.step, job.version = checkpoint.restore(st, trainer=job.trainer, sampler=job.sampler, problems=job.problems)
+    job.sampler.push(job.trainer.state_dict_for_sampler(), job.version)
+    log(f"resumed from step {job.step}")
+    return True
+
+
+def _save_checkpoint(job: Job) -> None:
+    from . import checkpoint
+
+    checkpoint.save(job.out, trainer=job.trainer, sampler=job.sampler, problems=job.problems,
+                    step=job.step, version=job.version)
+
+
+def _heldout(job: Job, writer, when: str, log) -> dict:
+    """Evaluate on the held-out problems, record it as ``when`` and log it."""
+    ev = job.evaluate()
+    writer.evaluation({**ev, "when": when})
+    log(f"held-out pass@1 {when}: {ev['pass1']:.3f} {ev['by_family']}")
+    return ev
+
+
+def _train_steps(job: Job, writer, summary: dict, log) -> None:
+    """Steps until ``trainer.steps`` (or ``trainer.max_wall_s``), switching between sync and async
+    collection as ``mode_at`` says; the async workers are stopped on the way out."""
+    cfg, main = job.cfg, job.world.is_main
+    workers = None
+    t_steps = time.perf_counter()
+    try:
         while job.step < cfg.trainer.steps:
             if cfg.trainer.max_wall_s is not None and time.perf_counter() - t_steps > cfg.trainer.max_wall_s:
                 log(f"stopping after step {job.step}: trainer.max_wall_s = {cfg.trainer.max_wall_s:g} spent")
@@ -307,65 +377,61 @@ def train(cfg: RLConfig, output_dir: str | Path, *, verifier=None, log=print) ->
             if mode == "sync" and workers is not None:
                 workers.stop()
                 workers = None
-            t0 = time.perf_counter()
-            c0 = job.counters()
-            stats: dict[str, Any] = {"episodes": [], "dropped_uniform": 0, "dropped_stale": 0}
-            groups = _collect_sync(job, stats) if workers is None else _collect_async(job, workers, stats)  # None iff sync
-            wait = time.perf_counter() - t0
-            samples = [s for g in groups for s in g]
-            res = job.trainer.step(samples)
-            job.push()
-            job.step += 1
-            wall = time.perf_counter() - t0
-            c1 = job.counters()
-            eps = stats["episodes"]
-            writer.rollouts(eps)
-            row = _row(job, mode, res, samples, eps, stats, wait, wall, {k: c1[k] - c0[k] for k in c1})
-            if job.world.distributed:
-                row = _global_row(row, eps, samples, res, job.world)
-            if main and cfg.trainer.eval_every and job.step % cfg.trainer.eval_every == 0 and job.step < cfg.trainer.steps:
-                ev = job.evaluate()
-                writer.evaluation({**ev, "when": "during"})
-                row = row.model_copy(update={"heldout_pass1": ev["pass1"]})
-            writer.step(row)
+            row = _train_step(job, mode, workers, writer)
             _accumulate(summary["modes"].setdefault(mode, {}), row)
             if main:
                 log(f"step {row.step:3d} [{mode}] loss {row.loss:+.4f} reward {row.reward_mean:.3f} "
                     f"solved {row.solved_rate:.3f} samples {row.samples} {row.step_seconds:.1f}s")
             if main and cfg.checkpoint.every and job.step % cfg.checkpoint.every == 0:
-                checkpoint.save(out, trainer=job.trainer, sampler=job.sampler, problems=job.problems,
-                                step=job.step, version=job.version)
-        if workers is not None:
-            workers.stop()
-            workers = None
-        if not main:
-            return summary
-        checkpoint.save(out, trainer=job.trainer, sampler=job.sampler, problems=job.problems,
-                        step=job.step, version=job.version)
-        after = job.evaluate()
-        writer.evaluation({**after, "when": "after"})
-        summary["heldout_after"] = after
-        log(f"held-out pass@1 after: {after['pass1']:.3f} {after['by_family']}")
-        for m in summary["modes"].values():
-            _finish(m)
-        summary["verifier"] = job.counters() | {"source": getattr(job.verifier, "source", "custom")}
-        (out / "summary.json").write_text(json.dumps(summary, indent=2))
-        return summary
+                _save_checkpoint(job)
     finally:
         if workers is not None:
             workers.stop()
-        writer.close()
-        job.pool.shutdown(wait=True)
-        job.env.close()
-        close = getattr(job.verifier, "close", None)
-        if close is not None and verifier is None:
-            close()
-        close_sampler = getattr(job.sampler, "close", None)
-        if close_sampler is not None:
-            close_sampler()
-        from .distributed import shutdown
 
-        shutdown(job.world)
+
+def _train_step(job: Job, mode: str, workers: _Workers | None, writer) -> StepMetrics:
+    """Collect this rank's groups (sync when ``workers`` is None), train on them, push the weights
+    and write the step's rollouts and metrics row (with a held-out pass@1 on ``eval_every`` steps)."""
+    t0 = time.perf_counter()
+    c0 = job.counters()
+    stats = _StepStats()
+    groups = _collect_sync(job, stats) if workers is None else _collect_async(job, workers, stats)
+    wait = time.perf_counter() - t0
+    samples = [s for g in groups for s in g]
+    res = job.trainer.step(samples)
+    job.push()
+    job.step += 1
+    wall = time.perf_counter() - t0
+    c1 = job.counters()
+    eps = stats.episodes
+    writer.rollouts(eps)
+    row = _row(job, mode, res, samples, stats, wait, wall, {k: c1[k] - c0[k] for k in c1})
+    if job.world.distributed:
+        row = _global_row(row, eps, samples, res, job.world)
+    tc = job.cfg.trainer
+    if job.world.is_main and tc.eval_every and job.step % tc.eval_every == 0 and job.step < tc.steps:
+        ev = job.evaluate()
+        writer.evaluation({**ev, "when": "during"})
+        row = row.model_copy(update={"heldout_pass1": ev["pass1"]})
+    writer.step(row)
+    return row
+
+
+def _close(job: Job, writer, *, close_verifier: bool) -> None:
+    """Release what the job holds: the metrics writer, rollout threads, environment sessions,
+    the verifier (only one the job built itself), the sampler and the process group."""
+    writer.close()
+    job.pool.shutdown(wait=True)
+    job.env.close()
+    close = getattr(job.verifier, "close", None)
+    if close is not None and close_verifier:
+        close()
+    close_sampler = getattr(job.sampler, "close", None)
+    if close_sampler is not None:
+        close_sampler()
+    from .distributed import shutdown
+
+    shutdown(job.world)
 
 
 class _NoWriter:
@@ -390,8 +456,9 @@ def mode_at(cfg: RLConfig, step: int) -> str:
     return "async"
 
 
-def _row(job: Job, mode: str, res: dict, samples: list, eps: list[Episode], stats: dict, wait: float,
-         wall: float, dc: dict) -> StepMetrics:
+def _row(job: Job, mode: str, res: dict, samples: list, stats: _StepStats, wait: float, wall: float,
+         dc: dict) -> StepMetrics:
+    eps = stats.episodes
     done = [e for e in eps if e.turns]
     fam: dict[str, list[bool]] = {}
     for e in done:
@@ -405,7 +472,7 @@ def _row(job: Job, mode: str, res: dict, samples: list, eps: list[Episode], stat
         reward_mean=sum(e.reward for e in done) / max(1, len(done)),
         solved_rate=sum(e.solved for e in done) / max(1, len(done)),
         samples=len(samples), tokens=tokens,
-        groups_dropped_uniform=stats["dropped_uniform"], samples_dropped_stale=stats["dropped_stale"],
+        groups_dropped_uniform=stats.dropped_uniform, samples_dropped_stale=stats.dropped_stale,
         episodes_streamed=sum(e.streamed for e in eps),
         episodes_interrupted=sum((e.error or "").startswith("interrupted") for e in eps),
         episodes_crashed=sum((e.error or "").startswith("crashed") for e in eps),
