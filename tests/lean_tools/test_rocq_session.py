@@ -65,11 +65,11 @@ def test_error_positions_relative_to_code(session):
 
 
 def test_unknown_reference_in_a_tactic_is_an_error_not_a_hang(session):
-    # After this failure coqtop calls the end-of-block marker a "variable", not a "reference";
-    # the session used to wait for the other wording until its timeout and then lose the session.
+    # After this failure coqtop calls the end-of-block marker a "variable", not a "reference"; a
+    # reader waiting for the other wording would hang until its timeout and lose the session.
     out = session.run_command("Theorem t : forall x : nat, x mod 47 = 42 -> 39 <= x.")
     s0 = out.holes[0].state
-    bad = session.run_tactic(s0, "Timeout 2 (pose proof (Nat.no_such_lemma 3)).", timeout=8)  # raised SessionTimeout
+    bad = session.run_tactic(s0, "Timeout 2 (pose proof (Nat.no_such_lemma 3)).", timeout=8)
     assert bad.status is ProofStatus.ERROR and "no_such_lemma" in bad.errors[0].text
     again = session.run_tactic(s0, "intros x H. lia.", timeout=20)
     assert again.status is not ProofStatus.ERROR or "Cannot find witness" in again.errors[0].text

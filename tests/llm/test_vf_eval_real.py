@@ -1,8 +1,7 @@
 """``vf-eval`` (the ``null`` harness) on the ``prover-tasks`` taskset against the real local
 vLLM server (the tier's ``server`` fixture, SmolLM2): two rollouts of at most two turns and 128
-completion tokens each (a 512-token turn took ~3 minutes on the loaded 2-core machine), each
-scored by the soundness verdict or recorded with its error. Owned by issue 13 (MCP + verifiers
-taskset)."""
+completion tokens each (a 512-token turn takes minutes on 2 CPU cores), each scored by the
+soundness verdict or recorded with its error."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Helpers for the prover tests: paths, the Rocq skip marker, and ``Router`` (scripted-LLM
+"""Helpers for the prover tests: paths and ``Router`` (scripted-LLM
 answers routed per stage / per lemma). A uniquely named module, so it cannot collide with
 other areas' helpers when the whole suite runs in one process."""
 

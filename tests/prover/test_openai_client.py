@@ -169,7 +169,7 @@ def test_truncated_answer_says_length():
 def test_no_request_outlives_the_deadline():
     with VLLMStandIn([Reply("warm")] + [Reply("slow", delay_s=8.0)] * 4) as s:
         c = client(s, timeout_s=300.0, max_retries=3)
-        assert c.chat(ASK).ok  # warm: SDK import, client and /v1/models probe (slow under load) stay outside the deadline
+        assert c.chat(ASK).ok  # warm: SDK import, client and /v1/models probe (seconds on a busy machine) stay outside the deadline
         t0 = time.monotonic()
         with request_deadline(time.monotonic() + 2.0):
             r = c.chat(ASK)

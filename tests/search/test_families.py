@@ -202,48 +202,41 @@ QUICK = {
     "dup_len": "induction-struct",
     "ev_half": "induction-pred",
 }
-"""Default tier: one whole search each (a few seconds)."""
+"""Default tier: a few statements of different shapes, each a whole search of a few seconds, with
+the family that must prove it."""
 
-FRESH = {
-    "geo3": "induction-struct",
-    "forall_app": "library-search",
-    "keep_len": "induction-if",
-    "flat_len": "induction-app",
+SLOW = {
     "frac_quarter": "clear-denominators",
-    "odd_sum": "parity-cases",
-    "leb_self": "library-search",
-    "z_odd_sum": "parity-cases",
-    "filter_split": "induction-if",
     "three_fracs": "clear-denominators",
+    "flat_len": "induction-app",
     "sqsum_rev": "induction-app-lemma",
-    "z_sym_sq": "nra-hint",
+    "fold_pos": "induction-hyp",
+    "mem_total": "induction-hyp",
+    "pos_total": "induction-hyp",
+    "tree_bound": "induction-hyp",
+    "zero_mem": "induction-hyp",
+    "filter_split": "induction-if",
+    "keep_len": "induction-if",
+    "compopp_eq": "induction-other",
+    "digits": "induction-other",
+    "flipc": "induction-other",
+    "str_len": "induction-other",
+    "take_len": "induction-pair",
+    "ev_plus": "induction-pred",
+    "forall_total": "induction-pred",
+    "reach_le": "induction-pred",
+    "tri_mono": "induction-pred",
+    "geo3": "induction-struct",
     "nonempty_cons": "induction-struct",
     "th_closed": "induction-struct",
+    "forall_app": "library-search",
+    "leb_self": "library-search",
+    "z_sym_sq": "nra-hint",
+    "odd_sum": "parity-cases",
+    "z_odd_sum": "parity-cases",
     "sqrt_quarter": "sqrt-square",
 }
-"""Shapes that failed on statements checked from outside (docs/search.md), each with the family
-that must prove it; tier ``slow`` (about 4 s each, the default tier keeps ``dup_len``)."""
-
-
-AUDIT = {
-    "pos_total": "induction-hyp",
-    "zero_mem": "induction-hyp",
-    "fold_pos": "induction-hyp",
-    "ev_plus": "induction-pred",
-    "tri_mono": "induction-pred",
-    "reach_le": "induction-pred",
-    "flipc": "induction-other",
-    "digits": "induction-other",
-    "str_len": "induction-other",
-    "forall_total": "induction-pred",
-    "mem_total": "induction-hyp",
-    "tree_bound": "induction-hyp",
-    "compopp_eq": "induction-other",
-    "take_len": "induction-pair",
-}
-"""Induction shapes of the issue-15 audit (item 2) that no family answered before: hypotheses
-that speak of the variable, derivations of inductive predicates, types of loaded libraries; tier
-``slow`` (2-5 s each; the default tier keeps ``ev_half``)."""
+"""Tier ``slow`` (2-5 s each): the other statements with the family that must prove each."""
 
 
 @pytest.mark.rocq
@@ -258,27 +251,17 @@ def test_family_proves_its_statement(name):
 @pytest.mark.slow
 @pytest.mark.rocq
 @pytest.mark.usefixtures("_private_cwd")
-@pytest.mark.parametrize("name", sorted(FRESH))
-def test_family_proves_a_shape_that_failed_from_outside(name):
+@pytest.mark.parametrize("name", sorted(SLOW))
+def test_family_proves_its_statement_slow_tier(name):
     res = _prove(name)
     assert res.proved, res.reason
-    assert FRESH[name] in res.tags
+    assert SLOW[name] in res.tags
 
 
 @pytest.mark.slow
 @pytest.mark.rocq
 @pytest.mark.usefixtures("_private_cwd")
-@pytest.mark.parametrize("name", sorted(AUDIT))
-def test_family_proves_an_induction_shape_of_the_audit(name):
-    res = _prove(name)
-    assert res.proved, res.reason
-    assert AUDIT[name] in res.tags
-
-
-@pytest.mark.slow
-@pytest.mark.rocq
-@pytest.mark.usefixtures("_private_cwd")
-@pytest.mark.parametrize("name", sorted(set(S) - set(QUICK) - set(FRESH) - set(AUDIT)))
+@pytest.mark.parametrize("name", sorted(set(S) - set(QUICK) - set(SLOW)))
 def test_every_family_statement_is_proved(name):
     res = _prove(name, seconds=30)
     assert res.proved, res.reason

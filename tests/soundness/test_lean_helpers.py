@@ -29,7 +29,7 @@ def rules(text: str) -> set[str]:
         "snip begin\n" + LEMMA + "snip end\n",
         "lemma col0 : True := by\ntrivial\n",
         "lemma term0 (c : ℕ) : c ≤ c :=\nle_refl c\n",
-        # Lean's module system (session of 2026-12-01): visibility only.
+        # Lean's module system: visibility only.
         "@[expose] public section\n" + LEMMA + "end\n",
         "public noncomputable section\n" + LEMMA + "end\n",
         "@[expose] section\n" + LEMMA + "end\n",
