@@ -131,7 +131,7 @@ async def concurrency(url: str, levels: list[int], calls: int, sessions: int) ->
                 res = await s.call_tool("check", args)
                 times.append(time.perf_counter() - t0)
                 if res.is_error or not res.structured_content["complete"]:
-                    raise RuntimeError(f"check failed under load: {_text(res)[:200]}")
+                    raise RuntimeError(f"check failed during the timed calls: {_text(res)[:200]}")
 
     await client([])  # warm the pool
     rows = []
