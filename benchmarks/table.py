@@ -145,7 +145,7 @@ def build_row(entry: Entry) -> Row:
             config = json.loads(db.conn.execute("SELECT config FROM runs WHERE run_key=?", (run.run_key,)).fetchone()[0])
     except DBError as e:
         raise TableError(str(e)) from None
-    splits = {ds.problems.get(p, {}).get("split") for p in run.attempts} - {None, ""}
+    splits = {str(s) for p in run.attempts if (s := ds.problems.get(p, {}).get("split"))}
     if splits and splits != {entry.split}:
         raise TableError(f"{entry.db}: the manifest says split {entry.split!r}, the run's problems are "
                          f"{', '.join(sorted(splits))}")
