@@ -5,6 +5,7 @@ soundness verdict or recorded with its error."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -18,7 +19,7 @@ BIN = Path(sys.executable).parent
 
 
 def test_vf_eval_null_harness_on_smollm2(server, tmp_path):
-    pytest.importorskip("prover_tasks", reason="install the taskset: pip install -e environments/prover_tasks")
+    assert importlib.util.find_spec("prover_tasks"), "install the taskset: pip install -e environments/prover_tasks (make setup does)"
     base = server.url.rstrip("/")
     base = base if base.endswith("/v1") else base + "/v1"
     cmd = [str(BIN / "vf-eval"), "prover-tasks", "-n", "2", "-r", "1", "-c", "1", "-m", server.name,
