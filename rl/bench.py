@@ -49,6 +49,8 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -163,8 +165,20 @@ def load_policy(ref: str, mode: str = "trained", temperature: float | None = Non
     return sampler
 
 
-def _prescreen(header: str, code: str, timeout: float) -> tuple[bool | None, str, float]:
-    """(passed or None if the session could not answer, first error, session CPU seconds used)."""
+@dataclass(frozen=True)
+class Prescreen:
+    """What the warm-session prescreen said about one candidate."""
+
+    passed: bool | None
+    """None when the session could not answer (then the full verdict decides)."""
+    error: str
+    """The first error, or "" when it passed."""
+    cpu_s: float
+    """Session CPU seconds the check used."""
+
+
+def _prescreen(header: str, code: str, timeout: float) -> Prescreen:
+    """Check ``code`` in a warm ``coqtop`` over ``header`` (one session per header, per process)."""
     from lean_tools.rocq.session import RocqSession
 
     s = _SESSIONS.get(header)
@@ -179,11 +193,11 @@ def _prescreen(header: str, code: str, timeout: float) -> tuple[bool | None, str
     except Exception as err:  # noqa: BLE001 - a broken session never decides; the full verdict does
         _SESSIONS.pop(header, None)
         used = getattr(s, "cpu_seconds", 0.0) - cpu0 if s is not None else 0.0
-        return None, f"{type(err).__name__}: {err}", max(0.0, used)
+        return Prescreen(None, f"{type(err).__name__}: {err}", max(0.0, used))
     used = max(0.0, s.cpu_seconds - cpu0)
     if out.complete:
-        return True, "", used
-    return False, (out.errors[0].text if out.errors else "proof incomplete"), used
+        return Prescreen(True, "", used)
+    return Prescreen(False, out.errors[0].text if out.errors else "proof incomplete", used)
 
 
 def _round_seed(seed: int, rnd: int) -> int:
@@ -202,8 +216,17 @@ def _parse_bench(problem):
     return src, rp
 
 
-def _search(problem, request, src, draw, t0: float):
-    """Draw candidate scripts round by round (``draw(round) -> (scripts, tokens)``) and check each
+@dataclass(frozen=True)
+class Round:
+    """One round of candidate scripts drawn from a policy."""
+
+    scripts: list[str]
+    tokens: int
+    """Policy tokens the round generated (the attempt's token cost)."""
+
+
+def _search(problem, request, src, draw: Callable[[int], Round], t0: float):
+    """Draw candidate scripts round by round (``draw(round) -> Round``) and check each
     new distinct one (static screen, warm prescreen, full verdict) until one is accepted, the
     budget is spent or ``STALL_ROUNDS`` rounds bring nothing new (module docstring)."""
     from benchmarks.problem import AttemptResult
@@ -217,10 +240,10 @@ def _search(problem, request, src, draw, t0: float):
     n_static = n_pre = n_full = 0
     last = ""
     while time.monotonic() < deadline:
-        scripts, used_tokens = draw(rnd)
+        drawn = draw(rnd)
         rnd += 1
-        tokens += used_tokens
-        new = [s for s in dict.fromkeys(scripts) if s not in seen]
+        tokens += drawn.tokens
+        new = [s for s in dict.fromkeys(drawn.scripts) if s not in seen]
         stall = 0 if new else stall + 1
         if stall >= STALL_ROUNDS:
             last = f"policy exhausted: no new script in {STALL_ROUNDS} rounds; " + last
@@ -236,11 +259,11 @@ def _search(problem, request, src, draw, t0: float):
                 continue
             candidate = src.render(script)
             remaining = max(1.0, deadline - time.monotonic())
-            ok, err, used = _prescreen(src.header, candidate[len(src.header):], timeout=min(30.0, remaining + 5.0))
-            cpu += used
-            if ok is False:
+            pre = _prescreen(src.header, candidate[len(src.header):], timeout=min(30.0, remaining + 5.0))
+            cpu += pre.cpu_s
+            if pre.passed is False:
                 n_pre += 1
-                last = f"{script!r}: {err}"
+                last = f"{script!r}: {pre.error}"
                 continue
             v = verify(problem.text, candidate, "rocq", theorem=src.theorem_name, timeout=VERDICT_TIMEOUT_S)
             cpu += float(v.cpu_seconds)
@@ -279,9 +302,9 @@ def policy_attempt(problem, request):
     src, rp = _parse_bench(problem)
     prompt = render_prompt(rp, [])
 
-    def draw(rnd: int):
+    def draw(rnd: int) -> Round:
         _, comps = sampler.sample([prompt] * batch, seed=_round_seed(request.seed, rnd))
-        return [script_of(c.actions) for c in comps], sum(len(c.logprobs) for c in comps)
+        return Round([script_of(c.actions) for c in comps], sum(len(c.logprobs) for c in comps))
 
     return _search(problem, request, src, draw, t0)
 
@@ -366,14 +389,14 @@ def lm_attempt(problem, request):
     src, rp = _parse_bench(problem)
     prompt = sampler.policy.render(render_compact(rp, ())) + prefix
 
-    def draw(rnd: int):
+    def draw(rnd: int) -> Round:
         seeds = [_round_seed(request.seed, rnd) * 31 + i for i in range(batch)]
         _, comps = sampler.sample_texts(prompt, seeds)
         scripts = []
         for c in comps:
             text = prefix + sampler.policy.decode(c.token_ids)
             scripts.append(proof_of(text, parse_text_tool_calls(text)[1]))
-        return scripts, sum(len(c.token_ids) for c in comps)
+        return Round(scripts, sum(len(c.token_ids) for c in comps))
 
     return _search(problem, request, src, draw, t0)
 

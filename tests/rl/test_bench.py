@@ -114,7 +114,7 @@ def test_never_accepts_without_the_verdict(tiny_run, two_problems, monkeypatch):
         return reject("compile", "refused by the test", language, theorem or "")
 
     monkeypatch.setenv(bench.ENV_CHECKPOINT, str(tiny_run))
-    monkeypatch.setattr(bench, "_prescreen", lambda header, code, timeout: (True, "", 0.0))
+    monkeypatch.setattr(bench, "_prescreen", lambda header, code, timeout: bench.Prescreen(True, "", 0.0))
     monkeypatch.setattr(soundness, "verify", refuse)
     for p in two_problems:
         calls.clear()
