@@ -6,9 +6,9 @@ each need is checked. Before a marked test sets up:
 - tool present and working: the test runs;
 - tool present but broken (``coqc --version`` fails, say): the test fails, everywhere;
 - tool absent: the test is skipped, naming what is missing, except under ``CI=true``, where a
-  test marked ``rocq``, ``hammer`` or ``llm`` fails instead (the CI run installs all three, so a
+  test marked ``rocq``, ``hammer`` or ``llm`` fails instead (the CI run installs their tools, so a
   missing one is a broken set-up, not a reason to pass). ``lean``, ``ray`` and ``gpu`` stay
-  skips there too: no Lean toolchain or GPU exists on the CI machine.
+  skips under ``CI=true``: the CI machine has no Lean toolchain and no GPU.
 
 The terminal summary counts the tests skipped per missing tool, so a run that skipped the Lean
 tier says so in its last lines. The checks run once per test run, and only for markers of
@@ -28,8 +28,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass(frozen=True)
@@ -146,14 +144,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    """Fail or skip a test whose marked tool is broken or missing, before its fixtures run."""
-    for marker in sorted({m.name for m in item.iter_markers()} & TOOLS.keys()):
-        result = _check(marker)
+    """Fail or skip a test whose marked tool is broken or missing, before its fixtures run.
+    Every marker of the test is checked first, so a failure wins over a skip."""
+    checks = {marker: _check(marker) for marker in sorted({m.name for m in item.iter_markers()} & TOOLS.keys())}
+    for marker, result in checks.items():
         if result.broken:
             pytest.fail(f"marker `{marker}`: its tool is installed but broken: {result.broken}", pytrace=False)
+    for marker, result in checks.items():
+        if result.missing and in_ci() and marker in REQUIRED_IN_CI:
+            pytest.fail(f"marker `{marker}` under CI=true: missing {result.missing}; CI must not skip it", pytrace=False)
+    for marker, result in checks.items():
         if result.missing:
-            if in_ci() and marker in REQUIRED_IN_CI:
-                pytest.fail(f"marker `{marker}` under CI=true: missing {result.missing}; CI must not skip it", pytrace=False)
             item.config.stash[_SKIPPED][marker] += 1
             pytest.skip(f"marker `{marker}`: missing {result.missing}")
 
