@@ -2,7 +2,7 @@
 
 Used when no LLM is configured. Entry point: ``prove_goal(pool_or_factory, header,
 statement_code, language, budget) -> SearchResult``. Tactic tables per language live in
-``table.py`` (Rocq candidates from the families, ``families.py``); goal reading in ``goal.py``;
+``table.py`` (Rocq candidates from the registry of families, ``registry.py``); goal reading in ``goal.py``;
 running candidates on a state in ``portfolio.py``; the search in ``search.py``.
 """
 

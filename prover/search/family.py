@@ -6,7 +6,7 @@ A family reads the goal through ``Focus`` (the parsed goal, its number domains, 
 context, the search depth and the facts earlier families left on the path) and returns
 ``Candidate`` records; it never runs anything. Its docstring says the goal shape it answers and
 why the candidates should work there. The order of the families is the registry's
-(``families.py``), not the modules'.
+(``registry.py``), not the modules'.
 """
 
 from __future__ import annotations

@@ -23,22 +23,21 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import heapq
-import itertools
 import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict
 
-from lean_tools.types import ProofAssistantError, SessionCrashed, SessionOutOfMemory
+from lean_tools.types import ProofAssistantError
 
 from ..cache import ReconstructionCache
-from .goal import Candidate, Fact, ProblemContext, parse_goal, rocq_domain
+from .frontier import Node, SessionLost, SessionSearch, goal_key
+from .goal import Candidate
 from .hammer import TACTICS_IMPORT, HammerSettings
-from .library import searched_candidates
-from .portfolio import Attempt, hammer_candidate, try_candidate
+from .portfolio import Attempt, hammer_candidate
 from .table import ROCQ, TacticTable, get_table, lean_statement
 
 
@@ -105,28 +104,6 @@ class SearchResult(BaseModel):
     """Tactic-mode proofs the fresh checker rejected."""
 
 
-@dataclass(order=True)
-class _Node:
-    priority: float
-    seq: int
-    state: int
-    goals: tuple[str, ...]
-    script: tuple[str, ...]
-    tags: tuple[str, ...]
-    depth: int
-    facts: tuple[Fact, ...] = field(default=(), compare=False)
-    """What the candidates on the path recorded for later families (``goal.Fact``)."""
-
-
-def _more_facts(old: tuple[Fact, ...], new: tuple[Fact, ...]) -> tuple[Fact, ...]:
-    """The path's facts with a candidate's new ones appended (each fact once)."""
-    return old + tuple(f for f in new if f not in old) if new else old
-
-
-def _goal_key(goals: tuple[str, ...]) -> str:
-    return "\n#\n".join(" ".join(g.split()) for g in goals)
-
-
 def render_file(header: str, statement_code: str, proof: str, language: str) -> str:
     """The whole file the fresh checker compiles."""
     if language == "rocq":
@@ -156,175 +133,94 @@ def _open_session(source, language: str, header: str):
         s.close()
 
 
-class _SessionLost(Exception):
-    """A candidate killed the session (``run`` has recorded its tactic in ``_Search.killers``)."""
+@dataclass
+class _TreeClock:
+    """Process-tree CPU where the session reports it (Rocq): the session now, its reading when
+    the search began in it, and the CPU of the sessions before it (lost to a candidate)."""
 
-    def __init__(self, tactic: str, error: ProofAssistantError) -> None:
-        super().__init__(tactic)
-        self.tactic = tactic
-        self.error = error
+    session: Any = None
+    cpu0: float = 0.0
+    banked: float = 0.0
+
+    def seconds(self) -> float | None:
+        now = _tree_cpu(self.session)
+        return None if now is None else self.banked + max(0.0, now - self.cpu0)
+
+    def enter(self, session) -> None:
+        """Count from now on in ``session`` (what the session before it spent is banked)."""
+        if (cpu0 := _tree_cpu(session)) is not None:
+            self.banked = self.seconds() or self.banked
+            self.session, self.cpu0 = session, cpu0
 
 
-class _Search:
-    def __init__(self, session, table: TacticTable, budget: SearchBudget, header: str, statement: str, language: str, on_attempt=None,
-                 before: _Search | None = None):
-        self.on_attempt = on_attempt
-        self.ctx = ProblemContext.of(header, statement, language)
-        self.s = session
-        self.table = table
-        self.budget = budget
-        self.failed: set[tuple[str, str]] = set()
-        self.seen: set[str] = set()
-        self.heap: list[_Node] = []
-        self.timeouts: list[tuple[_Node, Candidate]] = []
-        """Closers that ran out of time, for the second pass."""
-        self.seq = itertools.count()
-        self.hammer_note = ""
-        """How the last ``hammer`` call ended (``hammer: timeout`` ...), for the result's reason."""
-        self.searched: dict[str, list[Candidate]] = {}
-        """Library candidates found by ``Search`` per root goal."""
-        self.attempts = 0
-        self.expansions = 0
-        self.expansions_before = 0
-        """Expansions in earlier sessions of this search (lost to a candidate)."""
-        self.session_seconds = 0.0
-        self.t0 = time.monotonic()
-        self.spent = 0.0
-        """Budget seconds of earlier sessions of this search (``before``, on the CPU clock)."""
-        self.killers: set[str] = set()
-        """Tactics that killed a session of this search: not tried again on any goal."""
-        if before is not None:  # a restart after a lost session: what is known by goal text carries over
-            self.failed, self.searched, self.hammer_note = before.failed, before.searched, before.hammer_note
-            self.killers = before.killers
-            self.attempts, self.session_seconds = before.attempts, before.session_seconds
-            # the new session expands its nodes afresh (failed pairs are skipped): the cap is per session
-            self.expansions_before = before.expansions_before + before.expansions
-            self.t0, self.spent = before.t0, before.used()
-        self.cpu0 = self._cpu()
+@dataclass
+class _Run:
+    """One ``prove_goal`` call across its sessions: what it searches for, with what, what the
+    statement openings and re-checks cost, and the search of the current session (``search``:
+    None until a statement opened; after a lost session, the lost one until the next opens)."""
 
-    def _cpu(self) -> float | None:
-        if self.budget.clock != "cpu":
-            return None
-        cpu = getattr(self.s, "cpu_seconds", None)
-        return float(cpu) if isinstance(cpu, (int, float)) else None
+    source: Any
+    """A ``SessionPool`` or a factory ``header -> session`` (``_open_session``)."""
+    header: str
+    statement_code: str
+    language: str
+    budget: SearchBudget
+    table: TacticTable
+    checker: Any
+    on_attempt: Callable[[Attempt], None] | None
+    reconstructions: ReconstructionCache | None
+    t_start: float
+    open_seconds: float = 0.0
+    recheck_seconds: float = 0.0
+    rejected: int = 0
+    search: SessionSearch | None = None
+    tree: _TreeClock = field(default_factory=_TreeClock)
+    lost: list[str] = field(default_factory=list)
+    """The sessions lost to candidates: the error and the candidate, for the reason."""
 
-    def used(self) -> float:
-        """Budget seconds spent so far (CPU or wall, per ``budget.clock``)."""
-        cpu = self._cpu()
-        if cpu is not None and self.cpu0 is not None:
-            return self.spent + cpu - self.cpu0
-        return time.monotonic() - self.t0
+    @property
+    def session_header(self) -> str:
+        """The header the session opens: the problem's plus the table's imports. CoqHammer alone
+        needs none of the table's libraries; without them (Lra loads the reals) its feature
+        extraction and premise selection run over the problem's own imports only."""
+        bare = self.budget.hammer == "only"
+        return self.header.rstrip() + ("\n" + self.table.imports if self.table.imports and not bare else "")
 
-    def left(self) -> float:
-        wall_left = self.budget.seconds * (self.budget.wall_factor if self.budget.clock == "cpu" else 1.0) - (
-            time.monotonic() - self.t0
-        )
-        return min(self.budget.seconds - self.used(), wall_left)
+    def lost_note(self) -> str:
+        """What the lost sessions were, for the reason."""
+        return f"{len(self.lost)} session(s) lost to candidates: {', '.join(self.lost)}"
 
-    def out_of_budget(self) -> bool:
-        return self.left() <= 0 or self.attempts >= self.budget.max_attempts
-
-    def attempt(self, node: _Node, cand: Candidate) -> Attempt | None:
-        key = (_goal_key(node.goals), cand.tactic)
-        if key in self.failed or cand.tactic in self.killers:
-            return None
-        left = self.left()
-        if cand.timeout > left + 0.5:
-            cand = cand.model_copy(update={"timeout": max(1.0, left)})
-        att = self.run(node, cand)
-        if not att.ok:
-            self.failed.add(key)
-            if att.timed_out and cand.kind == "close" and cand.runner == "tactic":
-                self.timeouts.append((node, cand))
-            return None
-        if not att.proved and _goal_key(att.goals) == key[0]:
-            self.failed.add(key)  # no progress
-            return None
-        return att
-
-    def retries(self):
-        """``(node, candidate)`` pairs of the second pass: timed-out closers, cheapest node first,
-        each with its timeout multiplied by ``retry_factor`` (capped by the budget left)."""
-        if self.budget.retry_factor <= 0:
-            return
-        for node, cand in sorted(self.timeouts, key=lambda nc: (nc[0].priority, nc[0].seq)):
-            if self.out_of_budget():
-                return
-            t = min(cand.timeout * self.budget.retry_factor, max(1.0, self.left()))
-            if t <= cand.timeout or cand.tactic in self.killers:
-                continue
-            yield node, cand.model_copy(update={"timeout": t})
-
-    def run(self, node: _Node, cand: Candidate) -> Attempt:
-        """Run ``cand`` on ``node`` and count it (attempts, session seconds, ``on_attempt``)."""
-        try:
-            att = try_candidate(self.s, node.state, cand, self.table, goals_before=len(node.goals))
-        except (SessionCrashed, SessionOutOfMemory) as e:
-            self.attempts += 1
-            self.killers.add(cand.tactic)
-            raise _SessionLost(cand.tactic, e) from e
-        if cand.runner == "hammer":
-            self.hammer_note = "hammer: proved" if att.ok else att.error
-        self.attempts += 1
-        self.session_seconds += att.seconds
-        if self.on_attempt is not None:
-            self.on_attempt(att)
-        return att
-
-    def push(self, parent: _Node, cand: Candidate, att: Attempt) -> None:
-        k = _goal_key(att.goals)
-        closed_one = len(att.goals) < len(parent.goals)
-        # Closing one goal of several is progress, not a level deeper: a conjunction of five
-        # facts would otherwise spend the whole depth cap on its closers.
-        depth = parent.depth if closed_one and cand.kind == "close" else parent.depth + 1
-        if k in self.seen or depth > self.budget.max_depth:
-            return
-        self.seen.add(k)
-        prio = parent.priority + cand.cost + 0.3 * len(att.goals) - (1.0 if closed_one else 0.0)
-        prio += min(len(k), 4000) / 4000.0
-        heapq.heappush(
-            self.heap,
-            _Node(
-                prio,
-                next(self.seq),
-                cast(int, att.state),  # an attempt that changed the goals has a state
-                att.goals,
-                (*parent.script, self.table.proof_line(att.replacement or cand)),
-                (*parent.tags, cand.tag),
-                depth,
-                _more_facts(parent.facts, cand.facts),
-            ),
+    def result(self, proved: bool, reason: str, proof: str | None = None, tags: tuple[str, ...] = ()) -> SearchResult:
+        search = self.search
+        searched = self.open_seconds + (search.session_seconds if search else 0.0)  # wall, where no CPU is reported
+        if (cpu := self.tree.seconds()) is not None:
+            searched = cpu  # coqtop and the ATPs/csdp it ran, timed-out requests included
+        return SearchResult(
+            proved=proved,
+            proof=proof,
+            reason=reason,
+            tags=tags,
+            attempts=search.attempts if search else 0,
+            expansions=search.expansions + search.expansions_before if search else 0,
+            checker_seconds=searched + self.recheck_seconds,
+            wall_seconds=time.monotonic() - self.t_start,
+            rejected=self.rejected,
         )
 
-    def library(self, node: _Node) -> list[Candidate]:
-        """Candidates from ``Search`` in the session on the root goal (``library.py``), once per
-        goal; the queries' time counts as session time."""
-        if self.table is not ROCQ or node.depth > 0 or self.left() < 1.0:
-            return []  # the default Rocq table's family; a fixed or hand-made table gets none
-        key = _goal_key(node.goals[:1])
-        if key not in self.searched:
-            g = parse_goal(node.goals[0], "rocq")
-            d = rocq_domain(g, self.ctx.scope)
-            cands, spent, queries = searched_candidates(self.s, node.state, g, d, seconds=min(3.0, self.left()), ctx=self.ctx)
-            self.session_seconds += spent
-            self.attempts += queries
-            self.searched[key] = cands
-        return self.searched[key]
-
-    def candidates(self, node: _Node) -> list[Candidate]:
-        closers, steps = self.table.candidates(
-            node.goals[0], node.depth, others=len(node.goals) - 1, ctx=self.ctx, facts=node.facts
-        )
-        found = self.library(node)
-        closers += [c for c in found if c.kind == "close"]
-        steps += [c for c in found if c.kind == "step"]
-        if node.depth > 0:
-            cap = self.budget.inner_timeout
-            closers = [c if c.timeout <= cap else c.model_copy(update={"timeout": cap}) for c in closers]
-        elif self.budget.root_timeout_scale != 1.0:
-            scale = self.budget.root_timeout_scale
-            closers = [c.model_copy(update={"timeout": c.timeout * scale}) for c in closers]
-        return closers + steps
+    def finish(self, node: Node, cand: Candidate, att: Attempt | None = None) -> SearchResult | None:
+        """A tactic-mode proof: the result once the fresh checker accepts it, else None."""
+        kept = att.replacement if att is not None and att.replacement is not None else cand
+        script, tags = (*node.script, self.table.proof_line(kept)), (*node.tags, cand.tag)
+        proof = _render_proof(self.table, script)
+        if not self.budget.recheck:
+            return self.result(True, "proved (not re-checked)", proof, tags)
+        text = render_file(self.header, self.statement_code, proof, self.language)
+        fc = self.checker.check_file(text, timeout=self.budget.recheck_timeout)
+        self.recheck_seconds += fc.cpu_seconds or fc.wall_seconds
+        if _accepted(fc):
+            return self.result(True, "proved", proof, tags)
+        self.rejected += 1
+        return None
 
 
 def prove_goal(
@@ -354,127 +250,102 @@ def prove_goal(
     t_start = time.monotonic()
     budget = budget or SearchBudget()
     table = table or get_table(language)
-    # CoqHammer alone needs none of the table's libraries; without them (Lra loads the reals) its
-    # feature extraction and premise selection run over the problem's own imports only.
-    bare = budget.hammer == "only"
-    session_header = header.rstrip() + ("\n" + table.imports if table.imports and not bare else "")
     checker = checker if checker is not None or not budget.recheck else _default_checker(language)
-    acc: dict[str, float] = {"open_seconds": 0.0, "recheck_seconds": 0.0, "rejected": 0}
-    search: _Search | None = None
-    tree: dict = {"banked": 0.0}
-    """Process-tree CPU where the session reports it (Rocq): the session now, its reading when the
-    search began in it, and the CPU of the sessions before it (lost to a candidate)."""
-
-    def tree_seconds() -> float | None:
-        now = _tree_cpu(tree.get("s"))
-        return None if now is None else tree["banked"] + max(0.0, now - tree["cpu0"])
-
-    def result(proved: bool, reason: str, proof: str | None = None, tags: tuple[str, ...] = ()) -> SearchResult:
-        searched = acc["open_seconds"] + (search.session_seconds if search else 0.0)  # wall, where no CPU is reported
-        if (cpu := tree_seconds()) is not None:
-            searched = cpu  # coqtop and the ATPs/csdp it ran, timed-out requests included
-        return SearchResult(
-            proved=proved,
-            proof=proof,
-            reason=reason,
-            tags=tags,
-            attempts=search.attempts if search else 0,
-            expansions=search.expansions + search.expansions_before if search else 0,
-            checker_seconds=searched + acc["recheck_seconds"],
-            wall_seconds=time.monotonic() - t_start,
-            rejected=int(acc["rejected"]),
-        )
-
-    def one_session(before: _Search | None) -> SearchResult:
-        """The search in one session (``before``: the search whose session a candidate killed)."""
-        nonlocal search
-        with _open_session(session_factory_or_pool, language, session_header) as s:
-            if (cpu0 := _tree_cpu(s)) is not None:
-                tree["banked"] = tree_seconds() or tree["banked"]
-                tree.update(s=s, cpu0=cpu0)
-            t0 = time.monotonic()
-            out = s.run_command(table.open_code(statement_code), timeout=budget.start_timeout)
-            acc["open_seconds"] += time.monotonic() - t0
-            if not out.ok:
-                return result(False, f"statement error: {out.errors[0].text[:200]}")
-            holes = [h for h in out.holes if h.state is not None]
-            if not holes:
-                return result(False, "statement opened no proof")
-            search = _Search(s, table, budget, header, statement_code, language, on_attempt, before=before)
-            root = _Node(0.0, next(search.seq), holes[0].state, tuple(out.goals) or (holes[0].goal,), (), (), 0)
-            for tac in table.intro:
-                att = search.attempt(root, Candidate(tactic=tac, kind="step", timeout=2, cost=0, tag="intro"))
-                if att is not None:
-                    line = table.proof_line(Candidate(tactic=tac, kind="step"))
-                    root = _Node(0.0, root.seq, cast(int, att.state), att.goals, (line,), ("intro",), 0)
-                    break
-            if table is ROCQ:  # the registry's families read it; a fixed or hand-made table lists its own tactics
-                t_probe = time.monotonic()
-                search.ctx = dataclasses.replace(search.ctx, absent_tactics=absent_tactics(s, root.state))
-                search.session_seconds += time.monotonic() - t_probe
-            search.seen.add(_goal_key(root.goals))
-            heapq.heappush(search.heap, root)
-            def finish(node: _Node, cand: Candidate, att: Attempt | None = None) -> SearchResult | None:
-                """A tactic-mode proof: the result once the fresh checker accepts it, else None."""
-                kept = att.replacement if att is not None and att.replacement is not None else cand
-                script, tags = (*node.script, table.proof_line(kept)), (*node.tags, cand.tag)
-                proof = _render_proof(table, script)
-                if not budget.recheck:
-                    return result(True, "proved (not re-checked)", proof, tags)
-                text = render_file(header, statement_code, proof, language)
-                fc = checker.check_file(text, timeout=budget.recheck_timeout)
-                acc["recheck_seconds"] += fc.cpu_seconds or fc.wall_seconds
-                if _accepted(fc):
-                    return result(True, "proved", proof, tags)
-                acc["rejected"] += 1
-                return None
-
-            if budget.hammer == "only":
-                search.heap.clear()
-                if (done := _hammer_phase(search, root, header, reconstructions, finish)) is not None:
-                    return done
-            while search.heap and not search.out_of_budget() and search.expansions < budget.max_expansions:
-                node = heapq.heappop(search.heap)
-                search.expansions += 1
-                for cand in search.candidates(node):
-                    if search.out_of_budget():
-                        break
-                    att = search.attempt(node, cand)
-                    if att is None:
-                        continue
-                    if not att.proved:
-                        search.push(node, cand, att)
-                        continue
-                    if (done := finish(node, cand, att)) is not None:
-                        return done
-            for node, cand in search.retries():
-                if search.run(node, cand).proved and (done := finish(node, cand)) is not None:
-                    return done
-            # the default Rocq table's fallback; a fixed or hand-made table gets only what it lists
-            fallback = budget.hammer == "fallback" and table is ROCQ and search.left() >= budget.hammer_min_seconds
-            if fallback and (done := _hammer_phase(search, root, header, reconstructions, finish)) is not None:
-                return done
-            why = "budget" if search.out_of_budget() or search.heap else "exhausted"
-            return result(False, f"{why} ({search.hammer_note})" if search.hammer_note else why)
-
-    lost: list[str] = []
-    note = ""  # what the lost sessions were, for the reason
+    run = _Run(session_factory_or_pool, header, statement_code, language, budget, table, checker, on_attempt, reconstructions, t_start)
     while True:
         try:
-            res = one_session(search)
-        except _SessionLost as e:
-            lost.append(f"{type(e.error).__name__} on {e.tactic[:60]!r}")
-            note = f"{len(lost)} session(s) lost to candidates: {', '.join(lost)}"
-            if search is not None and search.out_of_budget():
-                return result(False, f"budget ({note})")
-            if len(lost) > budget.session_restarts:
-                return result(False, f"{_error_line(e.error)} ({note})")
+            res = _one_session(run)
+        except SessionLost as e:
+            run.lost.append(f"{type(e.error).__name__} on {e.tactic[:60]!r}")
+            note = run.lost_note()
+            if run.search is not None and run.search.out_of_budget():
+                return run.result(False, f"budget ({note})")
+            if len(run.lost) > budget.session_restarts:
+                return run.result(False, f"{_error_line(e.error)} ({note})")
             continue
         except ProofAssistantError as e:
-            return result(False, _error_line(e))
-        if note and not res.proved:
-            res = res.model_copy(update={"reason": f"{res.reason} ({note})"})
+            return run.result(False, _error_line(e))
+        if run.lost and not res.proved:
+            res = res.model_copy(update={"reason": f"{res.reason} ({run.lost_note()})"})
         return res
+
+
+def _one_session(run: _Run) -> SearchResult:
+    """The search in one session (``run.search``, when set: the search whose session a
+    candidate killed; what it learnt carries over)."""
+    with _open_session(run.source, run.language, run.session_header) as s:
+        run.tree.enter(s)
+        root = _open_root(run, s)
+        if isinstance(root, SearchResult):
+            return root
+        search = cast(SessionSearch, run.search)  # set by _open_root
+        budget = run.budget
+        if budget.hammer == "only":
+            search.heap.clear()
+            if (done := _hammer_phase(run, search, root)) is not None:
+                return done
+        if (done := _best_first(run, search)) is not None:
+            return done
+        for node, cand in search.retries():
+            if search.run(node, cand).proved and (done := run.finish(node, cand)) is not None:
+                return done
+        # the default Rocq table's fallback; a fixed or hand-made table gets only what it lists
+        fallback = budget.hammer == "fallback" and run.table is ROCQ and search.left() >= budget.hammer_min_seconds
+        if fallback and (done := _hammer_phase(run, search, root)) is not None:
+            return done
+        why = "budget" if search.out_of_budget() or search.heap else "exhausted"
+        return run.result(False, f"{why} ({search.hammer_note})" if search.hammer_note else why)
+
+
+def _open_root(run: _Run, s) -> Node | SearchResult:
+    """Open the statement in ``s`` and start the search in ``s`` (``run.search``) on it: the
+    root node after the table's intro tactic, queued; or the result when it does not open."""
+    table = run.table
+    t0 = time.monotonic()
+    out = s.run_command(table.open_code(run.statement_code), timeout=run.budget.start_timeout)
+    run.open_seconds += time.monotonic() - t0
+    if not out.ok:
+        return run.result(False, f"statement error: {out.errors[0].text[:200]}")
+    holes = [h for h in out.holes if h.state is not None]
+    if not holes:
+        return run.result(False, "statement opened no proof")
+    search = SessionSearch(s, table, run.budget, run.header, run.statement_code, run.language, run.on_attempt, before=run.search)
+    run.search = search
+    root = Node(0.0, next(search.seq), holes[0].state, tuple(out.goals) or (holes[0].goal,), (), (), 0)
+    for tac in table.intro:
+        att = search.attempt(root, Candidate(tactic=tac, kind="step", timeout=2, cost=0, tag="intro"))
+        if att is not None:
+            line = table.proof_line(Candidate(tactic=tac, kind="step"))
+            root = Node(0.0, root.seq, cast(int, att.state), att.goals, (line,), ("intro",), 0)
+            break
+    if table is ROCQ:  # the registry's families read it; a fixed or hand-made table lists its own tactics
+        t_probe = time.monotonic()
+        search.ctx = dataclasses.replace(search.ctx, absent_tactics=absent_tactics(s, root.state))
+        search.session_seconds += time.monotonic() - t_probe
+    search.seen.add(goal_key(root.goals))
+    heapq.heappush(search.heap, root)
+    return root
+
+
+def _best_first(run: _Run, search: SessionSearch) -> SearchResult | None:
+    """Expand the cheapest open node until the queue is empty, the budget is spent or the
+    expansion cap is hit; the first proof the fresh checker accepts, else None."""
+    while search.heap and not search.out_of_budget() and search.expansions < run.budget.max_expansions:
+        node = heapq.heappop(search.heap)
+        search.expansions += 1
+        for cand in search.candidates(node):
+            if search.out_of_budget():
+                break
+            att = search.attempt(node, cand)
+            if att is None:
+                continue
+            if not att.proved:
+                search.push(node, cand, att)
+                continue
+            if (done := run.finish(node, cand, att)) is not None:
+                return done
+    return None
+
 
 
 def _error_line(e: ProofAssistantError) -> str:
@@ -509,11 +380,11 @@ def absent_tactics(session, state: int) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _hammer_phase(search: _Search, root: _Node, header: str, cache: ReconstructionCache | None, finish) -> SearchResult | None:
+def _hammer_phase(run: _Run, search: SessionSearch, root: Node) -> SearchResult | None:
     """CoqHammer on the root goal: a cached reconstruction replayed first, else ``hammer``
     under what is left of the budget (at most ``hammer_seconds``); its reconstruction is
     stored once the fresh checker accepted the proof."""
-    budget = search.budget
+    budget, header, cache, finish = search.budget, run.header, run.reconstructions, run.finish
     goal = root.goals[0] if root.goals else ""
     if cache is not None and goal:
         for recon in cache.get(header, goal):

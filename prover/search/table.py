@@ -1,6 +1,6 @@
 """The tactic table: what the search asks of a proof assistant (how to wrap a tactic with a
 timeout, how to open a statement, how a candidate appears in the kept proof) and which
-candidates to try on a goal (Rocq: the registry of families, ``families.py``; Lean:
+candidates to try on a goal (Rocq: the registry of families, ``registry.py``; Lean:
 ``tactics_lean.py``).
 
 What is covered: the two tables ``ROCQ`` and ``LEAN`` and ``get_table(language)``.
@@ -15,8 +15,8 @@ from lean_tools.assistant import LEAN as LEAN_ASSISTANT
 from lean_tools.assistant import ROCQ as ROCQ_ASSISTANT
 from lean_tools.assistant import ProofAssistant, assistant
 
-from .families import rocq_candidates
 from .goal import Candidate, Fact, ProblemContext, parse_goal, rocq_domain
+from .registry import rocq_candidates
 from .tactics_lean import lean_candidates
 
 ROCQ_IMPORTS = ROCQ_ASSISTANT.search_imports
