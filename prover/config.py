@@ -176,6 +176,16 @@ class InformalSettings(_Cfg):
     scored above 0) instead of the same proof."""
 
 
+class ProjectSettings(_Cfg):
+    """The Rocq project a file is proved in (besides its ``_CoqProject`` or dune theory)."""
+
+    flags: list[str] = Field(default_factory=list)
+    """coqc-style load-path flags added after the project's own, e.g. ``["-Q", "theories", "MyProj"]``;
+    relative folders are taken from the working folder."""
+    hole_timeout_s: float | None = Field(None, gt=0)
+    """Wall-clock seconds for one hole of a project file; None: the whole budget (``budget.wall_s``)."""
+
+
 class ProverConfig(_Cfg):
     model: ModelConfig = ModelConfig()
     sampling: SamplingConfig = SamplingConfig()
@@ -183,6 +193,7 @@ class ProverConfig(_Cfg):
     search: SearchSettings = SearchSettings()
     prover: ProverSettings = ProverSettings()
     informal: InformalSettings = InformalSettings()
+    project: ProjectSettings = ProjectSettings()
 
     @property
     def uses_model(self) -> bool:

@@ -52,6 +52,9 @@ class Problem(Record):
     proof: str = ""
     postamble: str = ""
     """Text after the theorem's proof (kept verbatim in candidates)."""
+    closers: str = ""
+    """``End X.`` sentences closing the sections and modules open at the theorem (a hole of a
+    project file); the built-in search's fresh checker appends them to the files it compiles."""
     informal: str | None = None
     """A user-supplied informal proof (``--informal FILE`` or a benchmark field), if any."""
 

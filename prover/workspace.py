@@ -222,7 +222,9 @@ class Workspace:
             # hammer alone (the tool): the call's own seconds, which default to search.hammer_timeout_s
             seconds=seconds, hammer=mode, hammer_seconds=seconds if mode == "only" else cfg.hammer_timeout_s
         )
-        res = prove_goal(self.pool, self.env_header, statement_code, self.problem.language, budget, reconstructions=self._reconstructions())
+        checker = _ClosingChecker(self.lang.checker(), self.problem.closers) if self.problem.closers else None
+        lang, recon = self.problem.language, self._reconstructions()
+        res = prove_goal(self.pool, self.env_header, statement_code, lang, budget, checker=checker, reconstructions=recon)
         self.budget.charge_check(res.checker_seconds, attempt=True)
         self.trace.emit(
             "search",
@@ -276,6 +278,17 @@ class Workspace:
         cpu = float(getattr(v, "cpu_seconds", 0.0) or getattr(v, "wall_seconds", 0.0) or 0.0)
         self.budget.charge_check(cpu, attempt=False)
         return VerdictRecord(accepted=bool(v.accepted), reason=str(v.reason))
+
+
+@dataclass(frozen=True)
+class _ClosingChecker:
+    """A fresh checker that closes the theorem's open sections and modules after the proof."""
+
+    inner: object
+    closers: str
+
+    def check_file(self, text: str, **kwargs):
+        return self.inner.check_file(text.rstrip("\n") + "\n" + self.closers, **kwargs)  # type: ignore[attr-defined]
 
 
 HAMMER_TACTICS_IMPORT = "From Hammer Require Import Tactics."

@@ -1,8 +1,14 @@
-"""``prove FILE``: prove a theorem in a .v (Rocq) or .lean (Lean 4) file.
+"""``prove FILE``: prove a theorem in a .v (Rocq) or .lean (Lean 4) file, or fill the holes of
+a Rocq file inside its project.
 
-Exit codes: 0 proved (soundness verdict accepted), 1 not proved within budget (also after
-Ctrl-C), 2 bad input or missing proof assistant. Heavy modules are imported after the
-arguments are parsed.
+A competition file (one theorem left open) is proved as one problem. A Rocq file with several
+holes, holes in sections or modules, or a partial script goes to ``prove_holes`` (every hole in
+file order). The project's load path comes from its ``_CoqProject`` or dune theory, plus
+``-Q``/``-R``/``-I`` here and ``project.flags`` in the config.
+
+Exit codes: 0 proved (every chosen hole; soundness verdict accepted), 1 not proved within
+budget (also after Ctrl-C), 2 bad input, a file that does not compile as it is, or a missing
+proof assistant. Heavy modules are imported after the arguments are parsed.
 """
 
 from __future__ import annotations
@@ -18,7 +24,13 @@ from pathlib import Path
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="prove", description="Prove a theorem in a .v (Rocq) or .lean (Lean 4) file.")
     p.add_argument("file", help="problem file (.v or .lean)")
-    p.add_argument("--theorem", help="name of the theorem to prove (when the file has several)")
+    p.add_argument("--theorem", action="append", help="a theorem or hole to prove (repeatable; default: every hole)")
+    p.add_argument("-Q", nargs=2, action="append", metavar=("DIR", "NAME"), dest="q_flags", help="coqc -Q: map DIR to logical NAME")
+    p.add_argument("-R", nargs=2, action="append", metavar=("DIR", "NAME"), dest="r_flags", help="coqc -R (recursive, like -Q)")
+    p.add_argument("-I", action="append", metavar="DIR", dest="i_flags", help="coqc -I: an OCaml plugin folder")
+    p.add_argument("--build", action="store_true", help="run the project's own build first (coq_makefile + make, or dune build)")
+    p.add_argument("--hole-timeout", type=float, help="wall-clock seconds for one hole of a project file")
+    p.add_argument("--in-place", action="store_true", help="write the filled file over FILE (the original kept as FILE.orig)")
     p.add_argument("--config", help="TOML config (see configs/)")
     p.add_argument(
         "--backend", choices=["none", "openai", "vllm", "transformers"], help="model backend (default: from config; none = built-in search)"
@@ -32,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, help="wall-clock budget in seconds")
     p.add_argument("--search-timeout", type=float, help="seconds for the built-in search on the whole theorem")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the lemma cache")
-    p.add_argument("--out", help="write the complete verified file here")
+    p.add_argument("--out", help="write the complete verified (or filled) file here")
     p.add_argument("--trace", help="write the JSONL trace here")
     p.add_argument("--json", action="store_true", help="print a machine-readable summary instead of the live view")
     p.add_argument("--quiet", action="store_true", help="no live view")
@@ -69,6 +81,12 @@ def main(argv: list[str] | None = None) -> int:
             raise ConfigError("--timeout must be positive")
     except ConfigError as e:
         return _fail(str(e))
+    if args.hole_timeout is not None and args.hole_timeout <= 0:
+        return _fail("--hole-timeout must be positive")
+    if args.file.endswith(".v"):
+        routed = _rocq_project_route(args, cfg, started)
+        if routed is not None:
+            return routed
     informal = None
     if args.informal:
         try:
@@ -76,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         except OSError as e:
             return _fail(f"cannot read --informal file {args.informal}: {e.strerror or e}")
     try:
-        problem = load_problem(args.file, args.theorem, informal=informal)
+        problem = load_problem(args.file, (args.theorem or [None])[0], informal=informal)
     except BadProblem as e:
         return _fail(str(e))
     from lean_tools.assistant import assistant
@@ -85,6 +103,60 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         return _fail(missing)
     return _run(problem, cfg, args, started)
+
+
+def _cli_flags(args) -> list[str]:
+    flags: list[str] = []
+    for d, n in args.q_flags or []:
+        flags += ["-Q", d, n]
+    for d, n in args.r_flags or []:
+        flags += ["-R", d, n]
+    for d in args.i_flags or []:
+        flags += ["-I", d]
+    return flags
+
+
+def _rocq_project_route(args, cfg, started: float) -> int | None:
+    """The Rocq file's project context; the fill path's exit code for a project file, an exit 2
+    for a file that cannot be used, or None to go on as one competition problem."""
+    from lean_tools.rocq.project import ProjectError, activate, build, find_project
+
+    from .prove_holes import check_compiles, needs_fill_path, run_fill
+
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+        project = find_project(args.file, [*cfg.project.flags, *_cli_flags(args)])
+    except FileNotFoundError:
+        return _fail(f"{args.file}: no such file")
+    except (OSError, UnicodeDecodeError) as e:
+        return _fail(f"{args.file}: cannot read: {e}")
+    except ProjectError as e:
+        return _fail(str(e))
+    from lean_tools.assistant import assistant
+
+    missing = assistant("rocq").missing()
+    if missing:
+        return _fail(missing)
+    if args.build:
+        ok, out = build(project)
+        if not ok:
+            return _fail(f"the project's build failed: {out}")
+    bad = check_compiles(args.file, text, project)
+    if bad:
+        return _fail(bad)
+    if needs_fill_path(text, args):
+        return run_fill(args.file, text, project, cfg, args)
+    if not project.flags:
+        return None
+    from ..errors import BadProblem
+    from ..problem import load_problem
+
+    try:
+        problem = load_problem(args.file, (args.theorem or [None])[0])
+    except BadProblem as e:
+        return _fail(str(e))
+    with activate(project):
+        return _run(problem, cfg, args, started)
 
 
 def _run(problem, cfg, args, started: float | None = None) -> int:

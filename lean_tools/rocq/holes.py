@@ -1,0 +1,218 @@
+"""The holes of a Rocq file: the proofs a user left open, found lexically, in file order.
+
+A hole is
+- ``admitted``: a ``Theorem``/``Lemma``/``Fact``/``Remark``/``Corollary``/``Proposition``/
+  ``Property``/``Example``, or an ``Instance``/``Definition`` in proof mode (no ``:=`` in its
+  sentence), whose proof ends in ``Admitted.``; the script before ``Admitted.`` (if any) is kept
+  and continued from;
+- ``admit``: an ``admit.`` tactic inside an otherwise finished proof (``Qed.``/``Defined.``).
+
+Each hole knows the ``Section``s and ``Module``s that enclose it (``scopes``), so a caller can
+close them after the hole (``closers``) and name it (``qualified``: modules qualify names,
+sections do not). Holes inside a functor (``Module F (X : T).``) or a module type cannot be
+named from outside and are marked ``fillable=False`` with the reason.
+
+Offsets index the text given; ``fill`` replaces only the proof body of a hole, so every byte
+outside the filled bodies stays as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from ..source import mask
+from .parser import Sentence, rocq_sentences
+
+THEOREM_KEYWORDS = ("Theorem", "Lemma", "Fact", "Remark", "Corollary", "Proposition", "Property", "Example")
+_DEFINITION_KEYWORDS = ("Instance", "Definition")
+_ATTRIBUTES = r"(?:#\[[^\]]*\]\s*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Program|Existing)\s+)*"
+_DECL = re.compile(rf"{_ATTRIBUTES}(?P<kw>{'|'.join(THEOREM_KEYWORDS + _DEFINITION_KEYWORDS)})\s+(?P<name>[A-Za-z_][\w']*)?")
+_TERMINATORS = ("Qed", "Defined", "Admitted", "Abort", "Save")
+_BULLETS = re.compile(r"\A(?:[-+*]+|[{}])\s*")
+
+
+class Scope(BaseModel):
+    """A ``Section`` or ``Module`` open at a hole."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    kind: Literal["section", "module", "functor", "module type"]
+    name: str
+
+
+class Hole(BaseModel):
+    """One open proof. Spans are ``[start, end)`` offsets into the file text."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str
+    keyword: str
+    kind: Literal["admitted", "admit"]
+    scopes: tuple[Scope, ...]
+    decl_start: int
+    decl_end: int
+    """End of the declaration sentence (after its period)."""
+    proof_start: int
+    """Start of ``Proof.`` (or of the first sentence after the declaration)."""
+    script_start: int
+    """After ``Proof ...`` when present (else ``proof_start``): where a tactic script begins."""
+    end_start: int
+    """Start of the sentence to replace: ``Admitted.`` for ``admitted``, ``admit.`` for ``admit``."""
+    end_end: int
+    terminator: str
+    """The proof's terminator as written: ``Admitted`` for ``admitted``; ``Qed``/``Defined`` for ``admit``."""
+    index: int = 0
+    """For ``admit``: which ``admit.`` of the proof (0-based)."""
+
+    @property
+    def qualified(self) -> str:
+        """The name as seen from outside every module that encloses it."""
+        mods = [s.name for s in self.scopes if s.kind != "section"]
+        return ".".join([*mods, self.name])
+
+    @property
+    def is_definition(self) -> bool:
+        return self.keyword in _DEFINITION_KEYWORDS
+
+    @property
+    def fillable(self) -> bool:
+        return not self.unfillable_reason
+
+    @property
+    def unfillable_reason(self) -> str:
+        if any(s.kind in ("functor", "module type") for s in self.scopes):
+            return "inside a functor or module type: its lemmas cannot be named after End"
+        return ""
+
+    @property
+    def label(self) -> str:
+        """How messages name the hole: the qualified name, with ``#k`` for the k-th ``admit``."""
+        return self.qualified if self.kind == "admitted" else f"{self.qualified}#admit{self.index + 1}"
+
+
+def _head(masked: str, s: Sentence) -> str:
+    """The sentence without leading bullets and braces, whitespace collapsed."""
+    text = masked[s.start : s.end]
+    while True:
+        m = _BULLETS.match(text)
+        if not m or not m.group(0):
+            break
+        text = text[m.end() :]
+    return " ".join(text.split())
+
+
+def _scope_change(head: str, stack: list[Scope]) -> bool:
+    """Update ``stack`` for a ``Section``/``Module``/``End`` sentence; True when it was one."""
+    m = re.match(r"Section\s+([\w']+)\s*\.$", head)
+    if m:
+        stack.append(Scope(kind="section", name=m.group(1)))
+        return True
+    m = re.match(r"Module\s+(Type\s+)?(?:(?:Import|Export)\s+)?([\w']+)(.*)\.$", head, re.S)
+    if m:
+        rest = m.group(3)
+        if ":=" in rest:  # Module M := N. defines, opens nothing
+            return True
+        kind = "module type" if m.group(1) else ("functor" if re.match(r"\s*\(", rest) else "module")
+        stack.append(Scope(kind=kind, name=m.group(2)))  # type: ignore[arg-type]
+        return True
+    m = re.match(r"End\s+([\w']+)\s*\.$", head)
+    if m and stack and stack[-1].name == m.group(1):
+        stack.pop()
+        return True
+    return False
+
+
+def _is_decl(head: str) -> re.Match[str] | None:
+    m = _DECL.match(head)
+    if not m or not m.group("name"):
+        return None
+    if m.group("kw") in _DEFINITION_KEYWORDS and re.search(r":=", head):
+        return None  # a definition with a body: no proof mode
+    return m
+
+
+def find_holes(text: str) -> list[Hole]:
+    """Every hole of ``text``, in file order (see the module docstring)."""
+    masked = mask(text, "rocq")
+    sents = rocq_sentences(masked)
+    heads = [_head(masked, s) for s in sents]
+    stack: list[Scope] = []
+    holes: list[Hole] = []
+    i = 0
+    while i < len(sents):
+        if _scope_change(heads[i], stack):
+            i += 1
+            continue
+        m = _is_decl(heads[i])
+        if m is None:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(sents) and heads[j].split(" ")[0].rstrip(".") not in _TERMINATORS and _is_decl(heads[j]) is None:
+            j += 1
+        if j < len(sents) and _is_decl(heads[j]) is None:
+            holes += _holes_of(m, tuple(stack), sents, heads, i, j)
+        i = j + 1 if j < len(sents) else j
+    return holes
+
+
+def _holes_of(m: re.Match[str], scopes: tuple[Scope, ...], sents: Sequence[Sentence], heads: Sequence[str], i: int, j: int) -> list[Hole]:
+    """The holes of the proof of declaration ``i`` whose terminator is sentence ``j``."""
+    term = heads[j].split(" ")[0].rstrip(".")
+    proof_start = sents[i + 1].start if i + 1 < j else sents[j].start
+    has_proof = i + 1 < j and re.match(r"Proof\b", heads[i + 1]) is not None
+    script_start = sents[i + 1].end if has_proof else proof_start
+    proto = Hole(
+        name=m.group("name"),
+        keyword=m.group("kw"),
+        kind="admitted",
+        scopes=scopes,
+        decl_start=sents[i].start,
+        decl_end=sents[i].end,
+        proof_start=proof_start,
+        script_start=script_start,
+        end_start=sents[j].start,
+        end_end=sents[j].end,
+        terminator=term,
+    )
+    if term == "Admitted":
+        return [proto]
+    if term not in ("Qed", "Defined"):
+        return []
+    admits = [k for k in range(i + 1, j) if heads[k] == "admit."]
+    return [
+        proto.model_copy(update={"kind": "admit", "end_start": _after_bullets(sents[k], heads[k]), "end_end": sents[k].end, "index": n})
+        for n, k in enumerate(admits)
+    ]
+
+
+def _after_bullets(s: Sentence, head: str) -> int:
+    """Where ``admit.`` itself starts inside a sentence that may begin with bullets or braces."""
+    return s.end - len(head)
+
+
+def closers(scopes: Sequence[Scope]) -> str:
+    """``End X.`` for each scope, innermost first."""
+    return "".join(f"End {s.name}.\n" for s in reversed(scopes))
+
+
+def fill(text: str, hole: Hole, script: str) -> str:
+    """``text`` with ``hole`` closed by ``script`` (tactic sentences); nothing else changes.
+
+    ``admitted``: the script goes before ``Admitted.``, which becomes ``Qed.`` (``Defined.`` for a
+    definition). ``admit``: ``admit.`` becomes
+    the script, braced when it has more than one sentence.
+    """
+    script = script.strip()
+    if hole.kind == "admit":
+        body = script if len(rocq_sentences(mask(script, "rocq"))) <= 1 else "{ " + script + " }"
+        return text[: hole.end_start] + body + text[hole.end_end :]
+    end = "Defined." if hole.is_definition else "Qed."
+    kept = text[hole.script_start : hole.end_start].rstrip()
+    return text[: hole.script_start] + kept + "\n" + _indent(script, "  ") + "\n" + end + text[hole.end_end :]
+
+
+def _indent(script: str, indent: str) -> str:
+    return "\n".join(indent + line.strip() if line.strip() else "" for line in script.splitlines())

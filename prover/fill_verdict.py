@@ -1,0 +1,190 @@
+"""The verdict on a filled project file, in its own context.
+
+A filled hole counts as ``proved`` only when all of these hold (each a defence):
+- **Nothing outside the filled bodies changed**: the output is the original with each filled
+  hole's body (from after its ``Proof`` sentence to its terminator) replaced, byte for byte
+  elsewhere; the new body ends at its first terminator sentence, which must be ``Qed.``
+  (``Defined.`` for a definition), so a body cannot end its lemma early and add text after it.
+- **The body is tactics only**: the proof screens (``lean_tools.soundness.screens.screen_rocq``,
+  role ``proof``) reject commands inside it: ``End``/``Section``/``Module`` that would leave the
+  lemma's scope, ``Require``, ``Set``/``Unset``, ``Local``/``Global`` commands, notations and hints,
+  ``Abort`` with a second statement, ``admit``/``Admitted``, axioms.
+- **It compiles**: the whole file in a fresh sandboxed ``coqc`` with the project's flags.
+- **Only allowed assumptions**: ``Print Assumptions`` of the lemma's qualified name, run in a
+  separate ``coqc`` on the compiled file, lists only the standard whitelist
+  (``lean_tools.soundness.axioms``) and axioms the unmodified project declares itself (``Axiom``/
+  ``Parameter``/``Conjecture`` sentences in its ``.v`` files: listed in the report). Any other
+  entry is an admitted lemma the proof rests on: the hole is ``proved_assuming`` those, never
+  ``proved``.
+A later hole cannot be used by an earlier proof: Rocq has no forward references, and the body
+screens forbid declaring anything.
+
+Not covered: the project's axioms are matched by their short name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lean_tools.rocq.holes import Hole, find_holes
+from lean_tools.rocq.parser import rocq_sentences
+from lean_tools.source import mask
+
+if TYPE_CHECKING:
+    from .fill import FillReport, FillRequest, HoleResult
+
+_TERMINATOR = re.compile(r"\A(?:[-+*{}\s]*)(Qed|Defined|Admitted|Abort|Save)\b")
+_MARK = "PROVER-ASSUMPTIONS-OF"
+
+
+def split_bodies(original: str, output: str, filled: Sequence[Hole]) -> list[str] | str:
+    """The new bodies of ``filled`` (original offsets, file order) in ``output``, or the reason
+    the output differs from the original outside those bodies."""
+    bodies: list[str] = []
+    pos = prev = 0
+    for h in filled:
+        piece = original[prev : h.script_start]
+        if output[pos : pos + len(piece)] != piece:
+            return f"the text before {h.label}'s body changed"
+        pos += len(piece)
+        masked = mask(output[pos:], "rocq")
+        end = next((s for s in rocq_sentences(masked) if _TERMINATOR.match(masked[s.start : s.end])), None)
+        want = "Defined." if h.is_definition else "Qed."
+        if end is None or masked[end.start : end.end].strip() != want:
+            return f"{h.label}'s body does not end with {want}"
+        bodies.append(output[pos : pos + end.start])
+        pos += end.end
+        prev = h.end_end
+    if output[pos:] != original[prev:]:
+        return "the text after the last filled body changed"
+    return bodies
+
+
+def screen_bodies(bodies: Sequence[str], filled: Sequence[Hole]) -> dict[str, str]:
+    """Label -> the first screen finding, for each body that is not tactics only."""
+    from lean_tools.soundness.screens import screen_rocq
+
+    bad: dict[str, str] = {}
+    for h, body in zip(filled, bodies):
+        findings = screen_rocq(body, role="proof")
+        if findings:
+            bad[h.label] = f"[{findings[0].rule}] {findings[0].one_line()}"
+    return bad
+
+
+def project_axioms(project_root: str | None, text: str) -> frozenset[str]:
+    """Short names of the axioms the unmodified project declares (its ``.v`` files and ``text``)."""
+    from lean_tools.soundness.axioms import rocq_declared_parameters
+
+    texts = [text]
+    if project_root:
+        for p in sorted(Path(project_root).rglob("*.v")):
+            if "_build" in p.parts:
+                continue
+            try:
+                texts.append(p.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError):
+                continue
+    names: set[str] = set()
+    for t in texts:
+        masked = mask(t, "rocq")
+        sents = [" ".join(masked[s.start : s.end].split()) for s in rocq_sentences(masked)]
+        axioms = [s for s in sents if re.match(r"(?:(?:Local|Global)\s+)?(?:Axioms?|Parameters?|Conjectures?)\b", s)]
+        names |= rocq_declared_parameters(axioms)
+    return frozenset(names)
+
+
+def assumptions_query(names: Sequence[str]) -> str:
+    """The query file: ``Print Assumptions`` of each name, each introduced by a marker line."""
+    lines = ["Require Import Top.Candidate."]
+    for n in names:
+        lines.append(f'Goal True. idtac "{_MARK} {n}". Abort.')
+        lines.append(f"Print Assumptions Top.Candidate.{n}.")
+    return "\n".join(lines) + "\n"
+
+
+def read_assumptions(output: str) -> dict[str, tuple[str, ...] | None]:
+    """Name -> its printed assumptions (short names), None where the answer could not be read."""
+    from lean_tools.soundness.axioms import entry_name, parse_print_assumptions
+
+    out: dict[str, tuple[str, ...] | None] = {}
+    for chunk in output.split(_MARK + " ")[1:]:
+        name, _, rest = chunk.partition("\n")
+        report = parse_print_assumptions(rest)
+        out[name.strip()] = None if report is None else tuple(entry_name(e) or e for e in report.entries)
+    return out
+
+
+def classify(entries: Sequence[str], project: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the project's own axioms used, the other non-whitelisted assumptions) of one lemma."""
+    from lean_tools.soundness.axioms import rocq_axiom_allowed
+
+    own: list[str] = []
+    other: list[str] = []
+    for e in entries:
+        name = e.removeprefix("Top.Candidate.")
+        if rocq_axiom_allowed(name, "Top.Candidate", frozenset()):
+            continue
+        (own if name.split(".")[-1] in project else other).append(name)
+    return tuple(own), tuple(other)
+
+
+def judge(req: FillRequest, output: str, results: list[HoleResult]) -> FillReport:
+    """The report for ``output``: each proved hole re-judged in context (module docstring)."""
+    from .fill import FillReport
+
+    proved = {r.name for r in results if r.status == "proved"}
+    filled = [h for h in find_holes(req.text) if h.label in proved]
+    axioms = project_axioms(req.project.root, req.text)
+    def report(holes: list[HoleResult], text: str, verdict: str) -> FillReport:
+        allowed = tuple(sorted(axioms))
+        return FillReport(file=req.path, project=req.project, allowed_axioms=allowed, holes=tuple(holes), text=text, verdict=verdict)
+
+    if not filled:
+        return report(results, req.text, "nothing filled")
+    failure = _static_failure(req.text, output, filled)
+    if failure is None:
+        checked = _kernel(output, filled, axioms)
+        if isinstance(checked, str):
+            failure = checked
+        else:
+            return report(_apply(results, checked), output, f"{len(filled)} filled; the file compiles in context")
+    why = {"status": "not_proved", "reason": f"rejected in context: {failure}"}
+    rejected = [r.model_copy(update=why) if r.name in proved else r for r in results]
+    return report(rejected, req.text, f"rejected: {failure}")
+
+
+def _static_failure(original: str, output: str, filled: list[Hole]) -> str | None:
+    bodies = split_bodies(original, output, filled)
+    if isinstance(bodies, str):
+        return bodies
+    bad = screen_bodies(bodies, filled)
+    return "; ".join(f"{k}: {v}" for k, v in bad.items()) or None
+
+
+def _kernel(output: str, filled: list[Hole], axioms: frozenset[str]) -> dict[str, tuple[str, ...]] | str:
+    """Label -> the admitted lemmas its proof rests on, or why the file was rejected."""
+    from lean_tools.rocq.checker import compile_and_query
+
+    names = [h.qualified for h in filled]
+    runs = compile_and_query({"Candidate.v": output, "Query.v": assumptions_query(names)}, ["Candidate.v", "Query.v"], timeout=600)
+    if not runs or runs[0].returncode != 0 or runs[0].timed_out:
+        tail = (runs[0].stdout + runs[0].stderr).strip()[-600:] if runs else "coqc did not run"
+        return f"the filled file does not compile: {tail}"
+    if len(runs) < 2 or runs[1].returncode != 0:
+        return "Print Assumptions failed: " + ((runs[1].stdout + runs[1].stderr).strip()[-400:] if len(runs) > 1 else "")
+    printed = read_assumptions(runs[1].stdout)
+    out: dict[str, tuple[str, ...]] = {}
+    for h in filled:
+        entries = printed.get(h.qualified)
+        if entries is None:
+            return f"could not read Print Assumptions of {h.qualified}"
+        out[h.label] = classify(entries, axioms)[1]
+    return out
+
+
+def _apply(results: list[HoleResult], assumes: dict[str, tuple[str, ...]]) -> list[HoleResult]:
+    return [r.model_copy(update={"status": "proved_assuming", "assumes": assumes[r.name]}) if assumes.get(r.name) else r for r in results]
