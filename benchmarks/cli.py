@@ -9,6 +9,8 @@
     prover-bench sweep SUITE --db PATH --budgets 5,10,20 [--k K] ... (one run per budget)
     prover-bench report --db PATH [--db PATH2 ...] --out DIR [--json] [--compare A B]
     prover-bench table [MANIFEST] [--out FILE]   (the README's results table, ``benchmarks.table``)
+    prover-bench reprove build [--out DIR] [--workers 2] [--timeout S] [--cache PATH | --no-cache]
+                     (the reprove-dev/-test splits from the installed Rocq sources, ``benchmarks.reprove``)
 
 Every run records the code version (``git describe --always --dirty``, part of the run key),
 the config and its hash, the seeds (per attempt), the shuffle seed and the excluded statements
@@ -90,6 +92,13 @@ def _parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("table", help="the README's results table from the runs a manifest names")
     sp.add_argument("manifest", nargs="?", help="manifest TOML (default: results/table.toml)")
     sp.add_argument("--out", help="also write the table to this file")
+    sp = sub.add_parser("reprove", help="the reprove suites: library lemmas re-proved in their own file")
+    sp.add_argument("action", choices=("build",), help="build: sample and validate the splits, write the data files")
+    sp.add_argument("--out", help="output directory (default: the bundled benchmarks/data/reprove)")
+    sp.add_argument("--workers", type=int, default=2, help="parallel coqc checks (default 2, run under nice)")
+    sp.add_argument("--timeout", type=float, default=300.0, help="seconds per cut-file check (default 300)")
+    sp.add_argument("--cache", help="validation cache JSONL (default: ~/.cache/agentic-prover/reprove-validation.jsonl)")
+    sp.add_argument("--no-cache", action="store_true", help="validate every sampled lemma again")
     return p
 
 
@@ -307,6 +316,15 @@ def cmd_table(args) -> int:
     return 0
 
 
+def cmd_reprove(args) -> int:
+    from .reprove import build_command
+
+    if args.workers < 1 or args.timeout <= 0:
+        raise UsageError("--workers must be at least 1 and --timeout positive")
+    return build_command(out=args.out, workers=args.workers, timeout=args.timeout, cache=args.cache,
+                         use_cache=not args.no_cache)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from .db import DBError
@@ -315,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     from .suites import SuiteError
 
     handlers = {"list": cmd_list, "fetch": cmd_fetch, "validate": cmd_validate, "run": cmd_run, "sweep": cmd_run,
-                "report": cmd_report, "table": cmd_table}
+                "report": cmd_report, "table": cmd_table, "reprove": cmd_reprove}
     try:
         return handlers[args.cmd](args)
     except (UsageError, DBError, SuiteError, RunError, FetchError) as e:

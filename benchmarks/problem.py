@@ -48,6 +48,13 @@ class BenchProblem(_Record):
     """Informal statement, only when the data directory provides one."""
     source: str = ""
     """Where the text came from (path relative to the data dir, or a note)."""
+    flags: tuple[str, ...] = ()
+    """Load-path flags the statement compiles under, in coqc's spelling (``-noinit``,
+    ``-R /abs/dir Lib``, ``-Q /abs/dir Lib``); every check of the problem (validation, the
+    prover's sessions, the verdict) passes them. Empty for self-contained files."""
+    reference: str | None = None
+    """What the problem restates, when it restates an existing constant: its qualified name
+    (``Coq.Lists.List.app_nil_r`` for a ``reprove`` problem); proofs that use it are rejected."""
 
     @property
     def id(self) -> str:
@@ -56,7 +63,9 @@ class BenchProblem(_Record):
 
     @property
     def statement_hash(self) -> str:
-        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()[:16]
+        """Hash of the text and, when there are any, the flags (so new flags re-validate)."""
+        blob = self.text + "".join(f"\0{f}" for f in self.flags)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
 
 
 class Validation(_Record):

@@ -9,6 +9,9 @@ Suites (``get_suite(name, data_dir, split=)``):
   ``minif2f-rocq-test`` etc.). Rocq files are normalised as the audit of the data found
   necessary: ``Admitted.`` appended where a file ends at ``Proof.``, ``From Stdlib`` ->
   ``From Coq`` (Coq 8.16 has no ``Stdlib`` prefix).
+- ``reprove-dev``, ``reprove-test``: installed Rocq libraries' lemmas re-proved in their own
+  file cut after them (``benchmarks.reprove``); built by ``prover-bench reprove build``, the
+  texts rebuilt from the installed sources at load time.
 - ``imo-lean``: compfiles IMO statements + the miniF2F IMO subset (Lean 4);
   ``imo-rocq``: the miniF2F IMO subset in Rocq.
 - any directory path: every ``.lean``/``.v`` file under it (recursively), one problem each.
@@ -292,7 +295,8 @@ class Folder(Taskset):
             )
 
 
-SUITES = ("putnam-coq", "putnam-lean", "minif2f-rocq", "minif2f-lean4", "imo-lean", "imo-rocq")
+SUITES = ("putnam-coq", "putnam-lean", "minif2f-rocq", "minif2f-lean4", "imo-lean", "imo-rocq", "reprove-dev",
+          "reprove-test")
 
 
 def get_suite(name: str, data_dir: str | os.PathLike | None = None, split: str | None = None) -> Taskset:
@@ -311,6 +315,10 @@ def get_suite(name: str, data_dir: str | os.PathLike | None = None, split: str |
     if split is not None and not name.startswith("minif2f"):
         raise SuiteError(f"--split applies only to miniF2F suites, not {name}")
     data = resolve_data_dir(data_dir)
+    if name.startswith("reprove-"):
+        from .reprove import Reprove
+
+        return Reprove(data, name.removeprefix("reprove-"))
     if name == "putnam-coq":
         return PutnamBench(data, "rocq")
     if name == "putnam-lean":
