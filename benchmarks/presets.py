@@ -110,7 +110,7 @@ def hard_limit_s(config: dict) -> int:
 
 def split_statement(text: str) -> tuple[str, str]:
     """(session header, statement sentence) of a Rocq problem file."""
-    from lean_tools.source import parse_source
+    from lean_tools.parsing import parse_source
 
     src = parse_source(text, "rocq")
     stmt = text[src.decl_start : src.statement_end].rstrip()
@@ -120,7 +120,7 @@ def split_statement(text: str) -> tuple[str, str]:
 def candidate_file(problem_text: str, proof: str) -> str:
     """The problem file with ``proof`` as its body; the proof's ``Require`` sentences go just
     before the theorem (the place the soundness verdict allows new text)."""
-    from lean_tools.source import parse_source
+    from lean_tools.parsing import parse_source
     from prover.search import hoist_requires
 
     requires, rest = hoist_requires(proof)

@@ -32,8 +32,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from lean_tools.assistant import ASSISTANTS, assistant, assistant_for_path
+from lean_tools.parsing import declaration_names
 from lean_tools.session import Language
-from lean_tools.source import declaration_names
 
 from .problem import BenchProblem
 
@@ -69,7 +69,7 @@ def normalize_rocq(text: str) -> str:
 
 def theorem_name(text: str, language: str, prefer: str | None = None) -> str | None:
     """``prefer`` if a theorem of that name is declared, else the last declared theorem
-    (declarations read by the one source parser, ``lean_tools.source.declaration_names``)."""
+    (declarations read by the one source parser, ``lean_tools.parsing.declaration_names``)."""
     names = declaration_names(text, language)  # type: ignore[arg-type]
     if prefer is not None and prefer in names:
         return prefer

@@ -8,8 +8,9 @@ comparing a language name with a string. It holds:
   ``hole`` word, how a finished proof is ``closing``, code-fence names, prompt words;
 - factories: ``open_session(header)`` (a warm ``ProofSession``), ``checker()`` (a
   ``FileChecker`` that compiles a whole file in a fresh process), ``missing()``;
-- source: ``parse`` and ``declarations`` delegate to the one parser, ``lean_tools.source``;
-  ``mask`` is its one comment masker (lenient, for model output);
+- source: ``parser`` is the language's parser module (``lean_tools.lean.parser``,
+  ``lean_tools.rocq.parser``); ``parse`` and ``declarations`` delegate to it; ``mask`` is the
+  shared lexer's one comment masker (``lean_tools.source``, lenient, for model output);
 - rendering: a declaration with a proof or a hole, ``has_hole``, ``extract_code``;
 - tactic mode (the search's tactic table asks these): ``wrap_tactic`` (a tactic that gives up
   by itself), ``open_statement`` (the command that opens a statement in tactic mode),
@@ -34,9 +35,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import source
 from .session import FileChecker, Language, ProofSession
-from .source import Declaration, SourceFile
+from .source import SourceFile
 
 if TYPE_CHECKING:
+    from .parsing import Declaration, SourceParser
     from .soundness.candidate import CandidateSplit
     from .soundness.verdict import Verdict
 
@@ -101,14 +103,19 @@ class ProofAssistant(ABC):
         cache key for results that depend on the checker."""
 
     # --- source ------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def parser(self) -> SourceParser:
+        """This language's source parser (imported on first use)."""
+
     def parse(self, text: str, theorem: str | None = None, *, strict: bool = False) -> SourceFile:
-        """``lean_tools.source.parse_source`` for this language (raises ``ParseError``)."""
-        return source.parse_source(text, self.name, theorem, strict=strict)
+        """``lean_tools.parsing.parse_source`` for this language (raises ``ParseError``)."""
+        return self.parser.parse(text, theorem, strict=strict)
 
     def declarations(self, text: str) -> list[Declaration]:
         """The named theorem-like declarations of ``text`` (model output), in order
-        (``lean_tools.source.declarations``; a Lean ``example`` has no name and is left out)."""
-        return [d for d in source.declarations(text, self.name) if d.name]
+        (``lean_tools.parsing.declarations``; a Lean ``example`` has no name and is left out)."""
+        return [d for d in self.parser.declarations(text) if d.name]
 
     def mask(self, text: str) -> str:
         """Same-length copy of ``text`` with comments and strings blanked, so offsets in the
@@ -200,6 +207,13 @@ class Rocq(ProofAssistant):
             "forbidden": "`admit`, `Admitted`, `Axiom`, `Abort` or changes to the statement",
         }
     )
+
+    @property
+    def parser(self) -> SourceParser:
+        """``lean_tools.rocq.parser``."""
+        from .rocq import parser
+
+        return parser
 
     def open_session(self, header: str, **kwargs: Any) -> ProofSession:
         from .rocq.session import RocqSession
@@ -314,6 +328,13 @@ class Lean(ProofAssistant):
             "forbidden": "`sorry`, `admit`, `axiom`, `native_decide` or changes to the statement",
         }
     )
+
+    @property
+    def parser(self) -> SourceParser:
+        """``lean_tools.lean.parser``."""
+        from .lean import parser
+
+        return parser
 
     def open_session(self, header: str, **kwargs: Any) -> ProofSession:
         from .lean.repl import LeanReplSession

@@ -1,6 +1,6 @@
 """Turn a source file into a ``Problem``: language from the suffix, the target theorem, its parts.
 
-Parsing proper is ``lean_tools.source.parse_source`` (header, preamble, theorem name,
+Parsing proper is ``lean_tools.parsing.parse_source`` (header, preamble, theorem name,
 statement). This module adds what the prover needs to write candidates: the theorem's
 declaration text verbatim (``ProofAssistant.declaration_text``) and the text after its proof, and it rejects
 bad input with ``BadProblem``: unknown suffix, unreadable or unparsable file, no such

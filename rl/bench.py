@@ -20,7 +20,7 @@ results databases and reports:
   0) instead of the checkpoint, for an untrained baseline. ``PROVER_RL_TEMPERATURE`` (a
   number > 0) samples at that temperature instead of the run's ``sampler.temperature``.
   Loaded once per process and cached per (checkpoint, policy, temperature).
-- Prompt: ``rl.tactic_env.render_prompt`` on the statement parsed by ``lean_tools.source.parse_source``
+- Prompt: ``rl.tactic_env.render_prompt`` on the statement parsed by ``lean_tools.parsing.parse_source``
   (the form the policy was trained on). Rocq only; a Lean problem is a ``failed`` result.
 - Budget: ``request.timeout_s`` is a wall-clock budget in seconds. The attempt samples batches
   of ``PROVER_RL_BATCH`` (default 8) completions, seeded by ``(request.seed, round)``, and
@@ -206,7 +206,7 @@ def _round_seed(seed: int, rnd: int) -> int:
 
 def _parse_bench(problem):
     """(source, curriculum-style Problem) of a benchmark problem, for the policy's prompt."""
-    from lean_tools.source import parse_source
+    from lean_tools.parsing import parse_source
 
     from .records import Problem
 

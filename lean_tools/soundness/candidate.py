@@ -43,18 +43,10 @@ from __future__ import annotations
 import itertools
 import re
 
-from ..source import (
-    LEAN_COMMAND_START,
-    LEAN_THEOREM_KEYWORDS,
-    ROCQ_THEOREM_KEYWORDS,
-    Language,
-    ParseError,
-    SourceFile,
-    mask,
-    normalize,
-    parse_source,
-    rocq_sentences,
-)
+from ..lean.parser import LEAN_COMMAND_START, LEAN_THEOREM_KEYWORDS
+from ..parsing import parse_source
+from ..rocq.parser import ROCQ_THEOREM_KEYWORDS, rocq_sentences
+from ..source import Language, ParseError, SourceFile, mask, normalize
 from ..types import Record
 from .lean_helpers import SAFE_OPTION
 from .rocq_helpers import readonly_sentence
@@ -95,8 +87,8 @@ def _units(text: str, end: int, language: Language) -> list[tuple[int, int]]:
     masked = mask(text[:end], language)
     if language == "rocq":
         sents = rocq_sentences(masked)
-        rest_start = sents[-1][1] if sents else 0
-        out = list(sents)
+        rest_start = sents[-1].end if sents else 0
+        out = [(s.start, s.end) for s in sents]
         if masked[rest_start:].strip():
             out.append((rest_start, end))  # trailing text without a final period
         return out
@@ -369,7 +361,8 @@ def _suffix_without_readonly(suffix: str, language: Language) -> tuple[str, list
     if language != "lean":
         masked = mask(suffix, "rocq")
         kept, dropped, pos = [], [], 0
-        for a, b in rocq_sentences(masked):
+        for sent in rocq_sentences(masked):
+            a, b = sent.start, sent.end
             if readonly_sentence(masked[a:b]) is not None:
                 kept.append(suffix[pos:a])
                 dropped.append((a, b))
@@ -433,7 +426,8 @@ def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> l
         )
         if lang == "rocq":
             masked_run = mask(run, "rocq")
-            for sa, _sb in rocq_sentences(masked_run):
+            for sent in rocq_sentences(masked_run):
+                sa = sent.start
                 if _ROCQ_REQUIRE.match(masked_run, sa):
                     findings.append(
                         Finding(

@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import re
 
-from ..source import ROCQ_THEOREM_KEYWORDS, rocq_sentences
+from ..rocq.parser import ROCQ_THEOREM_KEYWORDS, Sentence, rocq_sentences
 
 SAFE_ROCQ_OPTIONS = (
     "Implicit Arguments",
@@ -133,13 +133,13 @@ def _blank(chars: list[str], a: int, b: int) -> None:
             chars[k] = " "
 
 
-def _proof_sentences(masked: str, sents: list[tuple[int, int]]) -> set[int]:
+def _proof_sentences(masked: str, sents: list[Sentence]) -> set[int]:
     """Indices of sentences inside a helper's proof (from the sentence after a declaration that
     opens one, through its ``Qed.``/``Defined.``): commands there are never exempt."""
     inside: set[int] = set()
     open_proof = False
-    for k, (s, e) in enumerate(sents):
-        sent = masked[s:e]
+    for k, sentence in enumerate(sents):
+        sent = masked[sentence.start : sentence.end]
         m = _HEAD.match(sent)
         w = m.group("w") if m else ""
         if open_proof:
@@ -162,7 +162,8 @@ def final_run(masked: str) -> tuple[str, dict[int, str]]:
     # Balanced sections: match Section/End by name with a stack; only matched pairs count.
     stack: list[tuple[str, int]] = []
     pairs: list[tuple[int, int]] = []
-    for k, (s, e) in enumerate(sents):
+    for k, sentence in enumerate(sents):
+        s, e = sentence.start, sentence.end
         if k in in_proof or _RESERVED.search(masked, s, e):
             continue
         sent = masked[s:e]
@@ -177,10 +178,10 @@ def final_run(masked: str) -> tuple[str, dict[int, str]]:
     exempt: dict[int, str] = {}
     for a, b in pairs:
         for k in (a, b):
-            s, e = sents[k]
-            _blank(chars, s, e)
-            exempt[e] = "skip"
-    for k, (s, e) in enumerate(sents):
+            _blank(chars, sents[k].start, sents[k].end)
+            exempt[sents[k].end] = "skip"
+    for k, sentence in enumerate(sents):
+        s, e = sentence.start, sentence.end
         if k in in_proof or e in exempt or _RESERVED.search(masked, s, e):
             continue  # a sentence naming the verifier's probe gets no allowance (rule rocq.reserved)
         sent = masked[s:e]

@@ -43,7 +43,8 @@ import re
 import secrets
 
 from ..rocq.checker import compile_and_query, parse_coq_messages
-from ..source import SourceFile, mask, rocq_sentences
+from ..rocq.parser import rocq_sentences
+from ..source import SourceFile, mask
 from ..types import Severity
 from .axioms import (
     entry_name,
@@ -63,8 +64,8 @@ def in_open_section(problem: SourceFile) -> bool:
     sentences before the theorem not closed by a matching ``End X.``)."""
     masked = mask(problem.text[: problem.decl_start], "rocq")
     stack: list[str] = []
-    for a, b in rocq_sentences(masked):
-        words = masked[a:b].rstrip(".").split()
+    for sent in rocq_sentences(masked):
+        words = masked[sent.start : sent.end].rstrip(".").split()
         if len(words) == 2 and words[0] == "Section":
             stack.append(words[1])
         elif len(words) == 2 and words[0] == "End" and stack and stack[-1] == words[1]:
@@ -188,7 +189,7 @@ def verify_rocq(
             )
         )
     masked = mask(problem.text[: problem.decl_start], "rocq")
-    params = rocq_declared_parameters([masked[a:b] for a, b in rocq_sentences(masked)])
+    params = rocq_declared_parameters([masked[s.start : s.end] for s in rocq_sentences(masked)])
     bad = rocq_unexpected(report, MODULE, params)
     axioms = [entry_name(e) or e for e in report.entries]
     if bad:

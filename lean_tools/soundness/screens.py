@@ -47,7 +47,7 @@ Defences, Rocq (``screen_rocq``):
   only ``Lemma``-like declarations, ``Definition``, ``Fixpoint``, ``Ltac`` and Ltac2 value
   definitions (``Ltac2 [rec] name := ...``; tactics only produce terms the kernel checks) may start
   a sentence.
-  Sentences end at ``.`` AND at ``...`` (``tac...``; ``source.rocq_sentences``), as in coqc; a
+  Sentences end at ``.`` AND at ``...`` (``tac...``; ``rocq.parser.rocq_sentences``), as in coqc; a
   sentence whose start is not a word after the known bullets/selectors (``1-3:``) is judged by
   its first word.
 - ``rocq.banned``: the words ``bypass_check`` (kernel check bypass attribute), every ``native_*``
@@ -68,7 +68,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..source import ROCQ_THEOREM_KEYWORDS, Language, mask, rocq_sentences
+from ..rocq.parser import ROCQ_THEOREM_KEYWORDS, Sentence, rocq_sentences
+from ..source import Language, mask
 from .lean_helpers import SAFE_OPTION, attribute_ok, structure
 from .rocq_helpers import final_run, readonly_sentence
 from .verdict import Finding
@@ -445,7 +446,8 @@ def screen_rocq(
     exempt: dict[int, str] = {}
     if role == "helpers":
         with_strings = mask(text, "rocq", strings=False)  # a string in a Require is not a module name
-        for a, b in rocq_sentences(masked):
+        for sentence in rocq_sentences(masked):
+            a, b = sentence.start, sentence.end
             sent = with_strings[a:b]
             if is_hammer_tactics_import(sent) or allowed_require(sent, allowed_requires):
                 masked = masked[:a] + " " * (b - a) + masked[b:]
@@ -548,7 +550,8 @@ def _rocq_rules(masked: str, role: str, off: int, exempt: dict[int, str] | None 
         out.append(Finding(rule=rule, message=what, line=_line(masked, pos, off), snippet=snippet[:60]))
 
     in_proof = role == "proof"
-    for s, e in rocq_sentences(masked) + _trailing(masked):
+    for sentence in rocq_sentences(masked) + _trailing(masked):
+        s, e = sentence.start, sentence.end
         sent = masked[s:e]
         kind = exempt.get(e) if not in_proof else None
         if kind == "skip":
@@ -596,14 +599,14 @@ def _rocq_rules(masked: str, role: str, off: int, exempt: dict[int, str] | None 
     return out
 
 
-def _trailing(masked: str) -> list[tuple[int, int]]:
+def _trailing(masked: str) -> list[Sentence]:
     """A last sentence without a final period (so it is screened too)."""
     sents = rocq_sentences(masked)
-    end = sents[-1][1] if sents else 0
+    end = sents[-1].end if sents else 0
     rest = masked[end:]
     if rest.strip():
         lead = len(rest) - len(rest.lstrip())
-        return [(end + lead, len(masked))]
+        return [Sentence(end + lead, len(masked))]
     return []
 
 

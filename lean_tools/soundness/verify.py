@@ -12,14 +12,9 @@ import re
 import time
 
 from ..assistant import assistant
-from ..source import (
-    Language,
-    ParseError,
-    SourceFile,
-    lean_open_definitions,
-    mask,
-    parse_source,
-)
+from ..lean.parser import lean_open_definitions
+from ..parsing import parse_source
+from ..source import Language, ParseError, SourceFile, mask
 from .candidate import CandidateResult, CandidateSplit, check_candidate, locate
 from .verdict import Verdict, reject
 

@@ -9,7 +9,7 @@ from test_loop import cfg
 from benchmarks.problem import AttemptRequest, AttemptResult
 from benchmarks.runner import resolve_attempt_fn, safe_attempt
 from benchmarks.suites import get_suite
-from lean_tools.source import parse_source
+from lean_tools.parsing import parse_source
 from rl import bench
 from rl.curriculum import generate
 from rl.loop import train

@@ -108,7 +108,7 @@ def test_lean_honest_needs_lean_for_a_verdict():
 
 @pytest.mark.rocq
 def test_rocq_allowed_require_in_helpers():
-    from lean_tools.source import parse_source
+    from lean_tools.parsing import parse_source
 
     problem = next(c for c in ROCQ_HONEST if c.path.stem.startswith("h15")).problem.read_text(encoding="utf-8")
     cand = parse_source(problem, "rocq").render("nra.", helpers="Require Import Lra Psatz.")

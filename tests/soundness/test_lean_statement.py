@@ -17,6 +17,7 @@ import sys
 import pytest
 
 from lean_tools.lean.checker import LeanChecker, LeanCheckerConfig
+from lean_tools.parsing import parse_source
 from lean_tools.soundness import verify
 from lean_tools.soundness.candidate import locate
 from lean_tools.soundness.lean_verify import (
@@ -29,7 +30,6 @@ from lean_tools.soundness.lean_verify import (
     reference_names,
     verify_lean,
 )
-from lean_tools.source import parse_source
 from lean_tools.types import FileCheck, Message, Pos, Severity
 
 NONCE = "0123456789abcdef"

@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 from soundness_suite import DATA
 
+from lean_tools.parsing import parse_source
+from lean_tools.rocq.parser import rocq_sentences
 from lean_tools.soundness import STDLIB_REQUIRES, verify
 from lean_tools.soundness.screens import (
     allowed_require,
@@ -16,7 +18,7 @@ from lean_tools.soundness.screens import (
     screen_rocq,
     sentence_head,
 )
-from lean_tools.source import mask, parse_source, rocq_sentences, strip_comments
+from lean_tools.source import mask, strip_comments
 
 
 @pytest.mark.parametrize(
@@ -61,10 +63,10 @@ def test_lean_helpers_column0_lines_must_be_declarations():
 
 def test_rocq_ellipsis_ends_a_sentence():
     text = "Lemma x : True.\nProof.\n  exact I...\nSet Printing All.\nQed.\n"
-    sents = [text[a:b] for a, b in rocq_sentences(mask(text, "rocq"))]
+    sents = [text[s.start : s.end] for s in rocq_sentences(mask(text, "rocq"))]
     assert "exact I..." in sents and "Set Printing All." in sents
     notation = 'Notation "[ x ; .. ; y ]" := (cons x .. (cons y nil) ..).'
-    assert [notation[a:b] for a, b in rocq_sentences(notation)] == [notation]
+    assert [notation[s.start : s.end] for s in rocq_sentences(notation)] == [notation]
 
 
 def test_rocq_head_behind_unknown_selector():

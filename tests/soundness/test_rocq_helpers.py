@@ -113,9 +113,9 @@ def test_time_prefix_judges_the_sentence_after_it():
 
 
 def test_probe_generalised_like_the_target_inside_the_problems_section():
+    from lean_tools.parsing import parse_source
     from lean_tools.soundness.candidate import check_candidate
     from lean_tools.soundness.rocq_verify import build_candidate_module, in_open_section
-    from lean_tools.source import parse_source
 
     inside = "Section S.\nVariable n : nat.\nHypothesis H : 0 < n.\nTheorem t : n <= n.\nProof.\nAdmitted.\nEnd S.\n"
     closed = "Section S.\nVariable n : nat.\nEnd S.\nTheorem t : 1 <= 1.\nProof.\nAdmitted.\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from lean_tools.parsing import parse_source
 from lean_tools.soundness import screen_lean, screen_rocq
 from lean_tools.soundness.axioms import (
     LEAN_AXIOMS,
@@ -13,7 +14,6 @@ from lean_tools.soundness.axioms import (
 from lean_tools.soundness.candidate import check_candidate
 from lean_tools.soundness.rocq_verify import build_candidate_module, build_query
 from lean_tools.soundness.screens import sentence_head, skeleton
-from lean_tools.source import parse_source
 
 
 def rules(findings):

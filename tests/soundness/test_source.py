@@ -1,4 +1,4 @@
-"""lean_tools.source: splitting files into header / preamble / statement / proof."""
+"""lean_tools.parsing and lean_tools.source: splitting files into header / preamble / statement / proof."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from lean_tools.source import ParseError, mask, normalize, parse_source
+from lean_tools.parsing import parse_source
+from lean_tools.source import ParseError, mask, normalize
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
 """The benchmark files bundled with the project (miniF2F, PutnamBench)."""
