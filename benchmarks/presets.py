@@ -28,9 +28,12 @@ Every claimed proof counts only after the soundness verdict on the benchmark's o
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import time
 from dataclasses import dataclass, field
+
+from lean_tools.rocq.project import activate, load_path_args
 
 from .problem import AttemptRequest, AttemptResult, BenchProblem
 
@@ -146,7 +149,8 @@ def search_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
     signal.alarm(limit)
     t0 = time.monotonic()
     try:
-        return _search(problem, request.config, t0)
+        with activate(problem.flags) if problem.flags else contextlib.nullcontext():
+            return _search(problem, request.config, t0)
     except _HardLimit:
         return AttemptResult(outcome="timeout", reason=f"hard limit: abandoned after {limit} s",
                              wall_s=time.monotonic() - t0)
@@ -162,7 +166,7 @@ def _warm_pool(timeout: float, extra: tuple):
     """This worker process's pool of warm sessions (``session.warm``), kept across problems:
     CoqHammer extracts the library's features once per session and header, not per problem.
     Returns the pool and the list of the sessions it made (for their CPU readings)."""
-    key = (timeout, extra)
+    key = (timeout, extra, load_path_args())  # a problem's load path is fixed when its sessions start
     if key not in _WARM:
         from lean_tools.pool import SessionPool
         from lean_tools.rocq.session import RocqSession

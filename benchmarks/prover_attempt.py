@@ -9,6 +9,9 @@ Contract (``benchmarks.runner.AttemptFn``): ``prover_attempt(problem, request) -
 - A claimed proof counts only if the soundness verdict accepts it *again* here
   (``lean_tools.soundness.verify`` on the benchmark's own statement text); a rejected claim is
   recorded as ``failed`` with the verdict's reason.
+- A problem that restates an existing constant (``problem.reference``: the ``reprove`` suites)
+  must also pass ``lean_tools.soundness.reprove_checks.check_reprove``: the proof loads no
+  library the problem file does not, and does not name the original.
 - A result that failed because the proof-assistant session broke (``INFRA_WORDS`` in its
   reason) is ``error``, not ``failed``.
 - Costs: tokens = prompt + completion tokens; ``checker_cpu_s`` = the prover's reported
@@ -50,6 +53,17 @@ def build_config(request: AttemptRequest):
 
 
 def prover_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
+    """One attempt; a problem's load-path ``flags`` are active (``lean_tools.rocq.project.activate``)
+    for every Rocq process it starts, the prover's and the re-check's."""
+    import contextlib
+
+    from lean_tools.rocq.project import activate
+
+    with activate(problem.flags) if problem.flags else contextlib.nullcontext():
+        return _attempt(problem, request)
+
+
+def _attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
     from prover import api
 
     cfg = build_config(request)
@@ -77,7 +91,8 @@ def prover_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
 def recheck(problem: BenchProblem, proof_text: str, timeout: float) -> tuple[bool, str]:
     """Independent soundness verdict on the benchmark's statement: (accepted, reason).
 
-    Same rules as ``prover-check``: Rocq helpers may ``Require`` the standard-library tactic
+    Same rules as ``prover-check``, plus, for a problem with a ``reference`` (module docstring),
+    ``check_reprove`` (run inside the problem's active ``flags``). Rocq helpers may ``Require`` the standard-library tactic
     modules (``STDLIB_REQUIRES``); this is sound because the reference statement is elaborated
     before any helper and compared with ``constr_eq`` (see ``lean_tools.soundness.verify``).
     """
@@ -85,4 +100,9 @@ def recheck(problem: BenchProblem, proof_text: str, timeout: float) -> tuple[boo
 
     # ``allowed_requires`` is about Rocq helpers' ``Require``; the Lean verdict ignores it
     v = verify(problem.text, proof_text, problem.language, theorem=problem.theorem, timeout=timeout, allowed_requires=STDLIB_REQUIRES)
-    return bool(v.accepted), v.reason
+    if not v.accepted or problem.reference is None or problem.language != "rocq":
+        return bool(v.accepted), v.reason
+    from lean_tools.soundness.reprove_checks import check_reprove
+
+    rv = check_reprove(problem.text, proof_text, problem.reference, problem.flags, timeout=max(300.0, timeout))
+    return rv.accepted, (v.reason if rv.accepted else f"reprove check: {rv.reason}")

@@ -1,5 +1,6 @@
 """Validation pass: which statements compile in the installed environment.
 
+- A Rocq problem with load-path ``flags`` is compiled with them (``_check_with_flags``).
 - The statement file (ending in ``Admitted.`` / ``sorry``) goes through the proof
   assistant's fresh sandboxed whole-file checker (``ProofAssistant.checker()``: ``coqc``,
   ``lake env lean``); ``ok`` iff it compiles without errors. Where the proof assistant is not
@@ -38,6 +39,8 @@ def check_statement(
     from lean_tools.types import ProofAssistantError
 
     pa = assistant(problem.language)
+    if problem.flags and problem.language == "rocq" and environment(pa.name):
+        return _check_with_flags(problem, timeout)
     if not environment(pa.name):
         why = pa.missing() or f"no {pa.display_name} checker version could be read (`lake`/`coqc` on PATH?)"
         return "unvalidated", f"not validated: {why}", 0.0
@@ -55,6 +58,18 @@ def check_statement(
     first = errs[0].text if errs else (fc.stderr_tail or f"exit {fc.returncode}")
     where = f"line {errs[0].pos.line}: " if errs and errs[0].pos else ""
     return "failed", (where + " ".join(first.split()))[:500], fc.cpu_seconds
+
+
+def _check_with_flags(problem: BenchProblem, timeout: float) -> tuple[Literal["ok", "failed", "unvalidated"], str, float]:
+    """A Rocq statement with its own load-path flags: compiled in a fresh sandboxed ``coqc`` given
+    the flags on its command line (not through the process environment, which the validation
+    threads share), then loaded by a second ``coqc`` (``reprove_checks.loaded_libraries``)."""
+    from lean_tools.soundness.reprove_checks import loaded_libraries
+
+    got = loaded_libraries(problem.text, problem.flags, timeout=timeout)
+    if got.libraries is not None:
+        return "ok", "", got.cpu_seconds
+    return "failed", got.error[:500], got.cpu_seconds
 
 
 def validate(

@@ -160,6 +160,9 @@ def check_reprove(
     if cand.libraries is None:
         return ReproveVerdict(False, f"the candidate does not compile: {cand.error}", cpu)
     why = library_reason(ref.libraries, cand.libraries, original_module)
+    near = [lib for lib in cand.libraries if original.startswith(lib + ".") and lib not in ref.libraries]
+    if why is not None and near:
+        why = f"{why} (among them {near[-1]}, whose name prefixes the original's)"
     if why is not None:
         return ReproveVerdict(False, why, cpu)
     return ReproveVerdict(True, f"loads the same {len(ref.libraries)} libraries as the problem file", cpu)

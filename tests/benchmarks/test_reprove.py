@@ -260,3 +260,37 @@ def test_proof_that_requires_another_library_is_rejected(list_problem: str):
     other = "Require Coq.Strings.Ascii.\n" + list_problem.replace("Proof.\nAdmitted.", "Proof.\n  induction l; simpl; f_equal; auto.\nQed.")
     v = check_reprove(list_problem, other, "Coq.Lists.List.app_nil_r", original_module="Coq.Lists.List")
     assert not v.accepted and "Coq.Strings.Ascii" in v.reason
+
+
+@pytest.mark.rocq
+def test_benchmark_recheck_rejects_what_only_the_reprove_check_catches(list_problem: str):
+    """``Require Import Lia`` is an allowed helper for the general verdict, and Lia loads List:
+    the original is then reachable as ``List.app_nil_r``. Only the reprove check stops it."""
+    from benchmarks.problem import BenchProblem
+    from benchmarks.prover_attempt import recheck
+
+    prob = BenchProblem(suite="reprove-dev", name="Coq.Lists.List.app_nil_r", language="rocq", text=list_problem,
+                        theorem="app_nil_r", reference="Coq.Lists.List.app_nil_r")
+    at = list_problem.index("  Theorem app_nil_r")
+    cheat = (list_problem[:at] + "From Coq Require Import Lia.\n"
+             + list_problem[at:].replace("Proof.\nAdmitted.", "Proof.\n  exact (List.app_nil_r l).\nQed."))
+    assert recheck(prob.model_copy(update={"reference": None}), cheat, 120)[0]  # the general verdict alone accepts it
+    ok, why = recheck(prob, cheat, 120)
+    assert not ok and "reprove check" in why and "Coq.Lists.List," in why
+
+
+@pytest.mark.rocq
+def test_validation_passes_a_problems_flags():
+    """Flocq's files ``Require`` their siblings by short names: only its ``-R`` mapping resolves them."""
+    from benchmarks.problem import BenchProblem
+    from benchmarks.validate import check_statement
+
+    where = reprove.coqlib()
+    lib = next(x for x in reprove.installed_libraries(where) if x.name == "Flocq")
+    src = (lib.root / "Core/Raux.v").read_text(encoding="utf-8")
+    site = next(s for s in scan_file(src) if s.exclusion is None)
+    flags = reprove.expand_flags(reprove.library_flags(lib, "Core/Raux.v"), where)
+    prob = BenchProblem(suite="t", name=site.name, language="rocq", text=cut_text(src, site), theorem=site.name, flags=flags)
+    assert check_statement(prob, timeout=120)[0] == "ok"
+    status, reason, _cpu = check_statement(prob.model_copy(update={"flags": ("-w", "-all")}), timeout=120)
+    assert status == "failed" and "physical path" in reason
