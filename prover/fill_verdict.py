@@ -5,7 +5,7 @@ A filled hole counts as ``proved`` only when all of these hold (each a defence):
   hole's body (from after its ``Proof`` sentence to its terminator) replaced, byte for byte
   elsewhere; the new body ends at its first terminator sentence, which must be ``Qed.``
   (``Defined.`` for a definition), so a body cannot end its lemma early and add text after it.
-- **The body is tactics only**: the proof screens (``lean_tools.soundness.screens.screen_rocq``,
+- **The body is tactics only**: the proof screens (``lean_tools.soundness.rocq_screens.screen_rocq``,
   role ``proof``) reject commands inside it: ``End``/``Section``/``Module`` that would leave the
   lemma's scope, ``Require``, ``Set``/``Unset``, ``Local``/``Global`` commands, notations and hints,
   ``Abort`` with a second statement, ``admit``/``Admitted``, axioms.
@@ -65,7 +65,7 @@ def split_bodies(original: str, output: str, filled: Sequence[Hole]) -> list[str
 
 def screen_bodies(bodies: Sequence[str], filled: Sequence[Hole]) -> dict[str, str]:
     """Label -> the first screen finding, for each body that is not tactics only."""
-    from lean_tools.soundness.screens import screen_rocq
+    from lean_tools.soundness.rocq_screens import screen_rocq
 
     bad: dict[str, str] = {}
     for h, body in zip(filled, bodies):

@@ -50,7 +50,9 @@ from ..source import Language, ParseError, SourceFile, mask, normalize
 from ..types import Record
 from .lean_helpers import SAFE_OPTION
 from .rocq_helpers import readonly_sentence
-from .screens import screen, screen_rocq_readonly, skeleton
+from .rocq_screens import screen_rocq_readonly
+from .screens import screen
+from .shared_screens import skeleton
 from .verdict import Finding
 
 

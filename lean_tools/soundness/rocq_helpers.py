@@ -1,7 +1,7 @@
 """What Rocq text may hold besides declarations: the final helper run and the text after the proof.
 
 Pure functions over MASKED text (comments and strings blanked by ``source.mask``), used by
-``screens.screen_rocq`` before its word rules. Published Rocq developments open sections, set
+``rocq_screens.screen_rocq`` before its word rules. Published Rocq developments open sections, set
 implicit arguments, declare hint databases and print the theorem's assumptions; none of that can
 make a false theorem pass here, for the reasons below, which all rest on two checks of
 ``rocq_verify``: the reference statement is elaborated BEFORE the final helper run (the probe), and

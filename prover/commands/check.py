@@ -21,7 +21,7 @@ own elaborated statement must then be ``constr_eq`` to it (an import that re-bin
 scope or a coercion in the statement is caught), and every axiom the proof reaches is still
 listed by ``Print Assumptions`` in a separate process. ``--no-default-requires`` turns this off;
 ``--allow-require M`` adds modules. ``From Hammer Require Import Tactics.`` (CoqHammer's replayed
-reconstruction tactics) is always allowed among the helpers (reason: ``screens.HAMMER_TACTICS_IMPORT``).
+reconstruction tactics) is always allowed among the helpers (reason: ``rocq_screens.HAMMER_TACTICS_IMPORT``).
 What the verdict accepts and rejects: docs/verdict.md.
 """
 

@@ -12,12 +12,8 @@ from soundness_suite import DATA
 from lean_tools.parsing import parse_source
 from lean_tools.rocq.parser import rocq_sentences
 from lean_tools.soundness import STDLIB_REQUIRES, verify
-from lean_tools.soundness.screens import (
-    allowed_require,
-    screen_lean,
-    screen_rocq,
-    sentence_head,
-)
+from lean_tools.soundness.lean_screens import screen_lean
+from lean_tools.soundness.rocq_screens import allowed_require, screen_rocq, sentence_head
 from lean_tools.source import mask, strip_comments
 
 

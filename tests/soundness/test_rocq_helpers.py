@@ -10,7 +10,7 @@ import pytest
 
 from lean_tools.soundness import screen_rocq
 from lean_tools.soundness.rocq_helpers import readonly_sentence
-from lean_tools.soundness.screens import screen_rocq_readonly
+from lean_tools.soundness.rocq_screens import screen_rocq_readonly
 
 LEMMA = "Lemma aux (a : nat) : a + 0 = a.\nProof. induction a; simpl; auto. Qed.\n"
 

@@ -12,8 +12,9 @@ from lean_tools.soundness.axioms import (
     rocq_unexpected,
 )
 from lean_tools.soundness.candidate import check_candidate
+from lean_tools.soundness.rocq_screens import sentence_head
 from lean_tools.soundness.rocq_verify import build_candidate_module, build_query
-from lean_tools.soundness.screens import sentence_head, skeleton
+from lean_tools.soundness.shared_screens import skeleton
 
 
 def rules(findings):
@@ -245,7 +246,7 @@ def test_declared_parameters():
 
 
 def test_allowed_requires_only_for_listed_modules():
-    from lean_tools.soundness.screens import allowed_require
+    from lean_tools.soundness.rocq_screens import allowed_require
 
     allowed = frozenset({"Lra", "Psatz", "Coq.micromega.Lia"})
     assert allowed_require("Require Import Lra Psatz.", allowed)

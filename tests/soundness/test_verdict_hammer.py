@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from lean_tools.soundness.screens import (
+from lean_tools.soundness.rocq_screens import (
     HAMMER_TACTICS_IMPORT,
     is_hammer_tactics_import,
     screen_rocq,
