@@ -211,7 +211,9 @@ def fill(text: str, hole: Hole, script: str) -> str:
         return text[: hole.end_start] + body + text[hole.end_end :]
     end = "Defined." if hole.is_definition else "Qed."
     kept = text[hole.script_start : hole.end_start].rstrip()
-    return text[: hole.script_start] + kept + "\n" + _indent(script, "  ") + "\n" + end + text[hole.end_end :]
+    before = text[: hole.script_start]
+    sep = "" if not kept and before.endswith("\n") else "\n"
+    return before + kept + sep + _indent(script, "  ") + "\n" + end + text[hole.end_end :]
 
 
 def _indent(script: str, indent: str) -> str:
