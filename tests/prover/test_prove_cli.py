@@ -25,8 +25,9 @@ def write(tmp_path, name, text):
     "name,text,msg",
     [
         ("x.txt", "hello", "unknown file type"),
-        ("done.v", "Theorem t : True.\nProof. exact I. Qed.\n", "already proved"),
-        ("none.v", "Require Import Arith.\n", "no theorem"),
+        # a Rocq file is read after the check that Rocq is installed
+        pytest.param("done.v", "Theorem t : True.\nProof. exact I. Qed.\n", "already proved", marks=pytest.mark.rocq),
+        pytest.param("none.v", "Require Import Arith.\n", "no theorem", marks=pytest.mark.rocq),
     ],
 )
 def test_bad_input_exit_2(tmp_path, capsys, name, text, msg):
