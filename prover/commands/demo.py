@@ -16,7 +16,7 @@ from pathlib import Path
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="prover.commands.demo", description=__doc__.splitlines()[0])
-    ap.add_argument("dir", nargs="?", default=str(Path(__file__).resolve().parents[1] / "examples"))
+    ap.add_argument("dir", nargs="?", default=str(Path(__file__).resolve().parents[2] / "examples"))
     ap.add_argument("--search-timeout", type=float, default=60.0)
     args = ap.parse_args(argv)
 

@@ -15,7 +15,7 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 LEAN_PROJECT = REPO / "lean_project"
 ROCQ_LIBS = {
     "mathcomp": "From mathcomp Require Import all_ssreflect.",

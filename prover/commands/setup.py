@@ -39,7 +39,7 @@ ROCQ_PACKAGES = (
     "z3",
     "cvc4",
 )
-LEAN_PROJECT = Path(__file__).resolve().parent.parent / "lean_project"
+LEAN_PROJECT = Path(__file__).resolve().parents[2] / "lean_project"
 ELAN_INIT = "https://raw.githubusercontent.com/leanprover/elan/master/elan-init.sh"
 
 
