@@ -26,7 +26,8 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -258,21 +259,43 @@ def register(mcp: MCPServer, host: ToolHost) -> None:
     """Register the tools (``prover.tools.SERVED``, under those names) and the resources on ``mcp``.
 
     ``prover-mcp`` and the verifiers toolset (``environments/prover_tasks``) both serve through this."""
+    _register_interactive(mcp, host)
+    _register_automation(mcp, host)
+    _register_verdict(mcp, host)
+    _register_resources(mcp, host)
 
-    def call(tool: str, problem: str, language: str | None, theorem: str | None, budget_s: float | None, fn, default_s=None):
-        try:
-            t = host.target(problem, language, theorem, host.budget_s(budget_s, default_s))
-            answer = fn(t)
-        except Exception as e:  # noqa: BLE001 - every failure becomes a one-line tool error
-            raise _fail(e) from None
-        host.record(t, tool, answer)
-        return answer
+
+def _call(host: ToolHost, tool: str, where: _Where, fn: Callable[[tools.Target], Any], default_s: float | None = None) -> Any:
+    """``fn`` on the target ``where`` names, under the call's time limit (``default_s`` when the
+    call gives none); every failure becomes a one-line tool error; the answer is traced."""
+    try:
+        t = host.target(where.problem, where.language, where.theorem, host.budget_s(where.budget_s, default_s))
+        answer = fn(t)
+    except Exception as e:  # noqa: BLE001 - every failure becomes a one-line tool error
+        raise _fail(e) from None
+    host.record(t, tool, answer)
+    return answer
+
+
+@dataclass(frozen=True)
+class _Where:
+    """The arguments every tool takes: the problem, its language and theorem, the time limit."""
+
+    problem: str
+    language: str | None
+    theorem: str | None
+    budget_s: float | None
+
+
+def _register_interactive(mcp: MCPServer, host: ToolHost) -> None:
+    """``check``, ``goals``, ``run_tactic``: compile a candidate, step through a proof."""
 
     @mcp.tool(name="check")
     def check(problem: ProblemArg, proof: Annotated[str, Field(description="a whole candidate file, or just the proof body")],
               theorem: TheoremArg = None, language: LanguageArg = None, budget_s: BudgetArg = None) -> CheckReport:
         """Compile a candidate proof against the problem: errors with line numbers (in the text sent), the goals left open (at each hole). Holes are allowed here; only verify decides."""  # noqa: E501 - the tool description an MCP client shows, one line
-        return call("check", problem, language, theorem, budget_s, lambda t: tools.check(t, proof, budget_s=host.budget_s(budget_s)))
+        where = _Where(problem, language, theorem, budget_s)
+        return _call(host, "check", where, lambda t: tools.check(t, proof, budget_s=host.budget_s(budget_s)))
 
     @mcp.tool(name="goals")
     def goals(ctx: Context, problem: ProblemArg, theorem: TheoremArg = None,
@@ -280,14 +303,8 @@ def register(mcp: MCPServer, host: ToolHost) -> None:
               language: LanguageArg = None, budget_s: BudgetArg = None) -> GoalsReport:
         """The goals after a proof prefix, and a state id for run_tactic (ids last for this MCP session)."""
         states = host.states(_session(ctx))
-        return call(
-            "goals",
-            problem,
-            language,
-            theorem,
-            budget_s,
-            lambda t: tools.goals(t, proof or "", states=states, budget_s=host.budget_s(budget_s)),
-        )
+        where = _Where(problem, language, theorem, budget_s)
+        return _call(host, "goals", where, lambda t: tools.goals(t, proof or "", states=states, budget_s=host.budget_s(budget_s)))
 
     @mcp.tool(name="run_tactic")
     def run_tactic(ctx: Context, problem: ProblemArg, state: Annotated[int, Field(description="a state id from goals or run_tactic")],
@@ -295,8 +312,12 @@ def register(mcp: MCPServer, host: ToolHost) -> None:
                    theorem: TheoremArg = None, language: LanguageArg = None, budget_s: BudgetArg = None) -> TacticReport:
         """Run one tactic from a state: the new state, its goals, whether the proof is closed (then `proof` is the whole candidate file, for verify)."""  # noqa: E501 - the tool description an MCP client shows, one line
         states = host.states(_session(ctx))
-        return call("run_tactic", problem, language, theorem, budget_s,
-                    lambda t: tools.run_tactic(t, states, state, tactic, budget_s=host.budget_s(budget_s)))
+        where = _Where(problem, language, theorem, budget_s)
+        return _call(host, "run_tactic", where, lambda t: tools.run_tactic(t, states, state, tactic, budget_s=host.budget_s(budget_s)))
+
+
+def _register_automation(mcp: MCPServer, host: ToolHost) -> None:
+    """``search``, ``auto_close``, ``hammer``: the library and the built-in automation."""
 
     @mcp.tool(name="search")
     def search(
@@ -309,31 +330,35 @@ def register(mcp: MCPServer, host: ToolHost) -> None:
         budget_s: BudgetArg = None,
     ) -> SearchReport:
         """Search the library in the problem's environment (Rocq `Search`; Lean `exact?`/`apply?`)."""
-        return call("search", problem, language, theorem, budget_s, lambda t: tools.search(t, query))
+        return _call(host, "search", _Where(problem, language, theorem, budget_s), lambda t: tools.search(t, query))
 
     @mcp.tool(name="auto_close")
     def auto_close(
         problem: ProblemArg, theorem: TheoremArg = None, language: LanguageArg = None, budget_s: BudgetArg = None
     ) -> AutoCloseReport:
         """The built-in search and tactic portfolio on the theorem (or a lemma of the file, by `theorem`). When `proved`, `proof` is the whole candidate file, ready for verify; else `tried` says what was tried."""  # noqa: E501 - the tool description an MCP client shows, one line
-        return call("auto_close", problem, language, theorem, budget_s,
-                    lambda t: tools.auto_close(t, budget_s=host.budget_s(budget_s, host.config.search.timeout_s)),
-                    default_s=host.config.search.timeout_s)
+        default = host.config.search.timeout_s
+        return _call(host, "auto_close", _Where(problem, language, theorem, budget_s),
+                     lambda t: tools.auto_close(t, budget_s=host.budget_s(budget_s, default)), default_s=default)
 
     @mcp.tool(name="hammer")
     def hammer(problem: ProblemArg, theorem: TheoremArg = None, language: LanguageArg = None, budget_s: BudgetArg = None) -> HammerReport:
         """Rocq: CoqHammer alone on the theorem (or a lemma) after intros; slow (20-60 s), often fails. When `proved`, `proof` keeps the replayed sauto/hauto reconstruction (no ATP, no hammer call), ready for verify."""  # noqa: E501 - the tool description an MCP client shows, one line
-        return call("hammer", problem, language, theorem, budget_s,
-                    lambda t: tools.hammer(t, budget_s=host.budget_s(budget_s, host.config.search.hammer_timeout_s)),
-                    default_s=host.config.search.hammer_timeout_s)
+        default = host.config.search.hammer_timeout_s
+        return _call(host, "hammer", _Where(problem, language, theorem, budget_s),
+                     lambda t: tools.hammer(t, budget_s=host.budget_s(budget_s, default)), default_s=default)
+
+
+def _register_verdict(mcp: MCPServer, host: ToolHost) -> None:
+    """``verify`` (the soundness verdict) and ``prove`` (the whole pipeline, with progress)."""
 
     @mcp.tool(name="verify")
     def verify(problem: ProblemArg, proof: Annotated[str, Field(description="the whole candidate file")],
                theorem: TheoremArg = None, language: LanguageArg = None, budget_s: BudgetArg = None) -> VerifyReport:
         """The full soundness verdict, the only answer that means 'proved': a fresh compile, the statement unchanged, no axioms, no holes, no IO or code loading. `accepted` false with a `reason` is a normal answer."""  # noqa: E501 - the tool description an MCP client shows, one line
-        return call("verify", problem, language, theorem, budget_s,
-                    lambda t: tools.verify(t, proof, budget_s=host.budget_s(budget_s, host.config.prover.verify_timeout_s)),
-                    default_s=host.config.prover.verify_timeout_s)
+        default = host.config.prover.verify_timeout_s
+        return _call(host, "verify", _Where(problem, language, theorem, budget_s),
+                     lambda t: tools.verify(t, proof, budget_s=host.budget_s(budget_s, default)), default_s=default)
 
     @mcp.tool(name="prove")
     async def prove(ctx: Context, problem: ProblemArg, theorem: TheoremArg = None, language: LanguageArg = None,
@@ -367,6 +392,10 @@ def register(mcp: MCPServer, host: ToolHost) -> None:
             if isinstance(e, Exception):
                 raise _fail(e) from None
             raise
+
+
+def _register_resources(mcp: MCPServer, host: ToolHost) -> None:
+    """The resources: the problems seen, a problem's text, a problem's trace."""
 
     @mcp.resource("prover://problems", mime_type="application/json")
     def problems() -> str:
