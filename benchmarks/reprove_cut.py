@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from lean_tools.source import mask
 
@@ -89,7 +90,8 @@ def _sentence_spans(masked: str) -> list[tuple[int, int]]:
         from lean_tools.source import rocq_sentences  # type: ignore[attr-defined, no-redef]
     out: list[tuple[int, int]] = []
     for s in rocq_sentences(masked):
-        out.append((s.start, s.end) if hasattr(s, "start") else (s[0], s[1]))
+        x: Any = s  # a record with start/end, or (the older splitter) a (start, end) pair
+        out.append((x.start, x.end) if hasattr(x, "start") else (x[0], x[1]))
     return out
 
 
