@@ -229,3 +229,31 @@ def build(project: RocqProject, *, timeout: float = 1800.0) -> tuple[bool, str]:
         if r.returncode != 0:
             return False, f"{' '.join(cmd)} failed (exit {r.returncode}):\n{out}"
     return True, out
+
+
+_DEFINITION = re.compile(r"^\s*(?:#\[[^\]]*\]\s*)?(?:(?:Local|Global|Program)\s+)*(?:Definition|Fixpoint|Let)\s+([A-Za-z_][\w']*)", re.M)
+_definitions_cache: dict[tuple[str, float], tuple[str, ...]] = {}
+
+
+def project_definitions(flags: Sequence[str] | None = None) -> tuple[str, ...]:
+    """Names the active project's own ``.v`` files define with ``Definition``/``Fixpoint``/``Let``
+    (the folders of its ``-Q``/``-R`` flags, read lexically, comments removed): what the search
+    may unfold besides the file's own definitions. Empty without a project."""
+    from ..source import strip_comments
+
+    flags = load_path_args() if flags is None else tuple(flags)
+    names: list[str] = []
+    for i, f in enumerate(flags[:-1]):
+        if f not in _WITH_DIR_AND_NAME:
+            continue
+        folder = Path(flags[i + 1])
+        for p in sorted(folder.rglob("*.v")) if folder.is_dir() else []:
+            key = (str(p), p.stat().st_mtime)
+            if key not in _definitions_cache:
+                try:
+                    text = strip_comments(p.read_text(encoding="utf-8"), "rocq")
+                except (OSError, UnicodeDecodeError):
+                    text = ""
+                _definitions_cache[key] = tuple(_DEFINITION.findall(text))
+            names += _definitions_cache[key]
+    return tuple(dict.fromkeys(names))

@@ -16,6 +16,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from lean_tools.rocq.project import project_definitions
+
 Kind = Literal["close", "step"]
 
 
@@ -234,7 +236,8 @@ class ProblemContext:
     """What the search knows about the problem beyond the goal text."""
 
     local_defs: tuple[str, ...] = ()
-    """Names the header defines (unfold candidates)."""
+    """Names the header defines, then those the active Rocq project's own files define
+    (``lean_tools.rocq.project.project_definitions``): unfold candidates."""
     scope: str = ""
     """The header's open scope (Rocq), e.g. ``R_scope``."""
     big_numbers: tuple[str, ...] = ()
@@ -262,6 +265,7 @@ class ProblemContext:
             defs = tuple(re.findall(r"^\s*(?:noncomputable\s+)?def\s+([A-Za-z_][\w'.]*)", header, re.MULTILINE))
             return cls(local_defs=defs)
         defs = tuple(re.findall(r"^\s*(?:Definition|Fixpoint|Let)\s+([A-Za-z_][\w']*)", header, re.MULTILINE))
+        defs = tuple(dict.fromkeys(defs + project_definitions()))
         big = tuple(sorted({n for n in re.findall(r"(?<![\w.])(\d{4,})(?![\w.])", statement) if int(n) >= 5000}))
         return cls(
             local_defs=defs,
