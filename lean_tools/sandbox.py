@@ -290,6 +290,74 @@ def _drain(stream, sink: list[str]) -> threading.Thread:
     return t
 
 
+def _write_files(root: str, files: dict[str, str] | None) -> None:
+    for name, text in (files or {}).items():
+        p = Path(root) / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class _Reaped:
+    """A child waited for by ``_feed_and_reap``."""
+
+    usage: resource.struct_rusage | None
+    """Its rusage (None when it was reaped elsewhere)."""
+    timed_out: threading.Event
+    """Set when the deadline killed its process group."""
+
+
+def _feed_and_reap(proc: subprocess.Popen, stdin: str | None, timeout: float) -> _Reaped:
+    """Write ``stdin`` to the child and wait for it; after ``timeout`` s its process group is
+    SIGKILLed. Ctrl-C or a cancelled caller kills the group too and re-raises."""
+    timed_out = threading.Event()
+
+    def on_timeout() -> None:
+        timed_out.set()
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    timer = threading.Timer(timeout, on_timeout)
+    timer.daemon = True
+    timer.start()
+    try:
+        if stdin is not None and proc.stdin is not None:
+            try:
+                proc.stdin.write(stdin)
+                proc.stdin.close()
+            except (BrokenPipeError, OSError):
+                pass
+        usage = _reap(proc)
+    except BaseException:  # Ctrl-C or a cancelled caller: never leave the checker running
+        timer.cancel()
+        kill_group(proc)
+        raise
+    finally:
+        timer.cancel()
+    return _Reaped(usage, timed_out)
+
+
+def _result(rc: int, reaped: _Reaped, stdout: str, stderr: str, wall: float, limits: Limits) -> RunResult:
+    """The ``RunResult`` of a finished child (its CPU is charged to the ledger here)."""
+    usage = reaped.usage
+    cpu = (usage.ru_utime + usage.ru_stime) if usage is not None else 0.0
+    charge_cpu(cpu)
+    was_timeout = reaped.timed_out.is_set()
+    cpu_limit_hit = rc == -signal.SIGXCPU and limits.cpu_seconds is not None and not was_timeout
+    return RunResult(
+        returncode=rc,
+        stdout=stdout,
+        stderr=stderr,
+        timed_out=was_timeout or cpu_limit_hit,
+        out_of_memory=(not was_timeout) and looks_out_of_memory(rc, stderr),
+        cpu_seconds=cpu,
+        wall_seconds=wall,
+        max_rss_bytes=(usage.ru_maxrss * 1024) if usage is not None else 0,
+    )
+
+
 def run(
     argv: list[str],
     *,
@@ -308,10 +376,7 @@ def run(
     if shutil.which(argv[0]) is None and not Path(argv[0]).exists():
         raise FileNotFoundError(argv[0])
     with tempfile.TemporaryDirectory(prefix="prover-sbx-") as tmp:
-        for name, text in (files or {}).items():
-            p = Path(tmp) / name
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text(text, encoding="utf-8")
+        _write_files(tmp, files)
         t0 = time.monotonic()
         proc = spawn(
             argv,
@@ -328,49 +393,9 @@ def run(
         out: list[str] = []
         err: list[str] = []
         readers = [_drain(proc.stdout, out), _drain(proc.stderr, err)]
-        timed_out = threading.Event()
-
-        def on_timeout() -> None:
-            timed_out.set()
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-
-        timer = threading.Timer(timeout, on_timeout)
-        timer.daemon = True
-        timer.start()
-        try:
-            if stdin is not None and proc.stdin is not None:
-                try:
-                    proc.stdin.write(stdin)
-                    proc.stdin.close()
-                except (BrokenPipeError, OSError):
-                    pass
-            usage = _reap(proc)
-        except BaseException:  # Ctrl-C or a cancelled caller: never leave the checker running
-            timer.cancel()
-            kill_group(proc)
-            raise
-        finally:
-            timer.cancel()
+        reaped = _feed_and_reap(proc, stdin, timeout)
         kill_group(proc.pid)  # stray grandchildren, which may hold the pipes open
         for t in readers:
             t.join(timeout=5)
         wall = time.monotonic() - t0
-        rc = proc.returncode
-        stdout, stderr = "".join(out), "".join(err)
-        cpu = (usage.ru_utime + usage.ru_stime) if usage is not None else 0.0
-        charge_cpu(cpu)
-        was_timeout = timed_out.is_set()
-        cpu_limit_hit = rc == -signal.SIGXCPU and limits.cpu_seconds is not None and not was_timeout
-        return RunResult(
-            returncode=rc,
-            stdout=stdout,
-            stderr=stderr,
-            timed_out=was_timeout or cpu_limit_hit,
-            out_of_memory=(not was_timeout) and looks_out_of_memory(rc, stderr),
-            cpu_seconds=cpu,
-            wall_seconds=wall,
-            max_rss_bytes=(usage.ru_maxrss * 1024) if usage is not None else 0,
-        )
+        return _result(proc.returncode, reaped, "".join(out), "".join(err), wall, limits)

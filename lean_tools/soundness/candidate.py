@@ -255,6 +255,59 @@ def locate(
     return cand, al.helpers_start, None
 
 
+def _split(candidate_text: str, cand: SourceFile, al: Alignment, theorem: str) -> CandidateSplit:
+    helpers_start = al.helpers_start
+    return CandidateSplit(
+        helpers=candidate_text[helpers_start : al.helpers_end],
+        helpers_start=helpers_start,
+        helpers_line=candidate_text.count("\n", 0, helpers_start) + 1,
+        proof=cand.proof,
+        proof_line=candidate_text.count("\n", 0, cand.proof_start) + 1,
+        theorem=theorem,
+        early_helpers=al.early,
+    )
+
+
+def _target_name_finding(candidate_text: str, language: Language, name: str) -> Finding | None:
+    """Rule 1: one target; no look-alike of its name."""
+    decl_names = _all_decl_names(mask(candidate_text, language), language)
+    bare = name.replace("«", "").replace("»", "")
+    same = [n for n in decl_names if n == bare]
+    if name and len(same) != 1:
+        return Finding(rule="candidate.duplicate", message=f"theorem {name} is declared {len(same)} times in the candidate")
+    for n in decl_names:
+        if name and n != bare and skeleton(n) == skeleton(bare):
+            return Finding(rule="lookalike", message=f"declaration {n!r} is a look-alike of the theorem name {name!r}")
+    return None
+
+
+def _target_shape_finding(problem: SourceFile, cand: SourceFile) -> Finding | None:
+    """Rules 4-7: the same declaration and statement, the problem's suffix, Rocq's ``Qed.``."""
+    lang, name = problem.language, problem.theorem_name
+    if _norm_keyword(cand.decl_prefix, lang) != _norm_keyword(problem.decl_prefix, lang):
+        return Finding(
+            rule="candidate.declaration",
+            message=f"declaration `{normalize(cand.decl_prefix, lang)}` differs from the problem's "
+            f"`{normalize(problem.decl_prefix, lang)}`",
+        )
+    if cand.statement_text() != problem.statement_text():
+        return Finding(rule="candidate.statement", message=f"the statement of {name} differs from the problem's")
+    suffix, _readonly = _suffix_without_readonly(cand.suffix, lang)
+    if suffix != _suffix_without_readonly(problem.suffix, lang)[0]:  # both sides alike (`end` units)
+        what = (
+            "only read-only `#check`/`#print` commands may follow the proof"
+            if lang == "lean"
+            else "only read-only queries (Print Assumptions, Check, About, Print, Search, Compute, Eval, Locate) may follow the proof"
+        )
+        return Finding(rule="candidate.suffix", message=f"text after theorem {name} differs from the problem's ({what})")
+    if lang == "rocq" and cand.terminator != "Qed.":
+        return Finding(
+            rule="candidate.terminator",
+            message=f"the proof of {name} must end with Qed., found `{cand.terminator or 'nothing'}`",
+        )
+    return None
+
+
 def check_candidate(
     problem: SourceFile,
     candidate_text: str,
@@ -265,74 +318,23 @@ def check_candidate(
 
     ``split`` is set whenever the target could be located, even if a rule failed.
     """
-    lang = problem.language
-    name = problem.theorem_name
     try:
-        cand = parse_source(candidate_text, lang, theorem=problem.theorem_name)
+        cand = parse_source(candidate_text, problem.language, theorem=problem.theorem_name)
     except ParseError as e:
         return CandidateResult(findings=(Finding(rule="candidate.parse", message=f"candidate: {e}"),))
     al = align(problem, candidate_text, cand)
-    helpers_start = al.helpers_start
-    helpers = candidate_text[helpers_start : al.helpers_end]
-    helpers_line = candidate_text.count("\n", 0, helpers_start) + 1
-    split = CandidateSplit(
-        helpers=helpers,
-        helpers_start=helpers_start,
-        helpers_line=helpers_line,
-        proof=cand.proof,
-        proof_line=candidate_text.count("\n", 0, cand.proof_start) + 1,
-        theorem=name,
-        early_helpers=al.early,
-    )
-
-    def fail(rule: str, message: str, line: int | None = None) -> CandidateResult:
-        return CandidateResult(split=split, findings=(Finding(rule=rule, message=message, line=line),))
-
-    # Rule 1: one target; no look-alike of its name.
-    decl_names = _all_decl_names(mask(candidate_text, lang), lang)
-    bare = name.replace("«", "").replace("»", "")
-    same = [n for n in decl_names if n == bare]
-    if name and len(same) != 1:
-        return fail(
-            "candidate.duplicate",
-            f"theorem {name} is declared {len(same)} times in the candidate",
-        )
-    for n in decl_names:
-        if name and n != bare and skeleton(n) == skeleton(bare):
-            return fail(
-                "lookalike",
-                f"declaration {n!r} is a look-alike of the theorem name {name!r}",
-            )
-    # Rule 2: the problem's prefix units appear in order, unchanged; the rest are helper runs.
-    if al.error:
-        return fail(al.error_rule, al.error, al.error_line)
-    # Rules 4-7.
-    if _norm_keyword(cand.decl_prefix, lang) != _norm_keyword(problem.decl_prefix, lang):
-        return fail(
-            "candidate.declaration",
-            f"declaration `{normalize(cand.decl_prefix, lang)}` differs from the problem's `{normalize(problem.decl_prefix, lang)}`",
-        )
-    if cand.statement_text() != problem.statement_text():
-        return fail("candidate.statement", f"the statement of {name} differs from the problem's")
-    suffix, _readonly = _suffix_without_readonly(cand.suffix, lang)
-    if suffix != _suffix_without_readonly(problem.suffix, lang)[0]:  # both sides alike (`end` units)
-        what = (
-            "only read-only `#check`/`#print` commands may follow the proof"
-            if lang == "lean"
-            else "only read-only queries (Print Assumptions, Check, About, Print, Search, Compute, Eval, Locate) may follow the proof"
-        )
-        return fail(
-            "candidate.suffix",
-            f"text after theorem {name} differs from the problem's ({what})",
-        )
-    if lang == "rocq" and cand.terminator != "Qed.":
-        return fail(
-            "candidate.terminator",
-            f"the proof of {name} must end with Qed., found `{cand.terminator or 'nothing'}`",
-        )
+    split = _split(candidate_text, cand, al, problem.theorem_name)
+    # Rule 1, then rule 2 (the problem's prefix units appear in order, unchanged; the rest are
+    # helper runs), then rules 4-7.
+    rejected = _target_name_finding(candidate_text, problem.language, problem.theorem_name)
+    if rejected is None and al.error:
+        rejected = Finding(rule=al.error_rule, message=al.error, line=al.error_line)
+    rejected = rejected or _target_shape_finding(problem, cand)
+    if rejected is not None:
+        return CandidateResult(split=split, findings=(rejected,))
     # Rules 3 and 8: screens.
     try:
-        findings = _screens(problem, cand, split, helpers, helpers_line, allowed_requires)
+        findings = _screens(problem, cand, split, split.helpers, split.helpers_line, allowed_requires)
     except ParseError as e:  # a slice that does not lex on its own: never accept it
         findings = [Finding(rule="candidate.parse", message=f"candidate: {e}")]
     return CandidateResult(

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from dataclasses import dataclass
 
 from .verdict import Finding
 
@@ -119,97 +120,139 @@ def _blank(text: str, a: int, b: int) -> str:
     return text[:a] + "".join(c if c == "\n" else " " for c in text[a:b]) + text[b:]
 
 
-def structure(masked: str, offset: int = 0) -> tuple[str, list[Finding]]:
-    """(``masked`` with the allowed constructs blanked, findings). See the module docstring.
+@dataclass(frozen=True)
+class _Scope:
+    """A ``section``/``namespace`` the helpers opened."""
 
-    Linear in the text: one pass over the column-0 line starts, anchored matches only.
-    """
-    findings: list[Finding] = []
-    line_starts = [0] + [m.end() for m in re.finditer("\n", masked)]
+    keyword: str
+    name: str
+    position: int
 
-    def add(pos: int, msg: str, snippet: str, rule: str = "lean.command") -> None:
-        line = bisect.bisect_right(line_starts, pos) + offset
-        findings.append(Finding(rule=rule, message=msg, line=line, snippet=" ".join(snippet.split())[:60]))
 
-    stack: list[tuple[str, str, int]] = []  # helper scopes: (keyword, name, position)
-    out = list(masked)
+_DANGLING = "an `open ... in`/`set_option ... in` among the helpers must be followed by a helper declaration"
+_META_OPEN = "opening the `Lean`/`IO` namespaces (metaprogramming) is not allowed"
 
-    def blank(a: int, b: int) -> None:
+
+class _HelperWalk:
+    """One ``structure`` pass: the findings, the text being blanked, the helper scopes still open
+    and the start of a ``... in`` modifier chain whose command has not come yet."""
+
+    def __init__(self, masked: str, offset: int) -> None:
+        self.masked = masked
+        self.offset = offset
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", masked)]
+        self.findings: list[Finding] = []
+        self.out = list(masked)
+        self.stack: list[_Scope] = []
+        self.pending: int | None = None
+
+    def add(self, pos: int, msg: str, snippet: str, rule: str = "lean.command") -> None:
+        line = bisect.bisect_right(self.line_starts, pos) + self.offset
+        self.findings.append(Finding(rule=rule, message=msg, line=line, snippet=" ".join(snippet.split())[:60]))
+
+    def blank(self, a: int, b: int) -> None:
+        out = self.out
         for k in range(a, b):
             if out[k] != "\n":
                 out[k] = " "
 
-    pending: int | None = None  # start of a modifier chain whose command has not come yet
-    dangling = "an `open ... in`/`set_option ... in` among the helpers must be followed by a helper declaration"
-    for ls in line_starts:
+    def line(self, ls: int) -> None:
+        """The column-0 command starting at ``ls`` (if any)."""
+        masked = self.masked
         if ls >= len(masked) or masked[ls].isspace():
-            continue
-        i = ls
-        while m := _MODIFIER_IN.match(masked, i):
+            return
+        i = self.modifiers(ls)
+        if i > ls and (i >= len(masked) or masked[i] == "\n"):
+            return  # the modified command starts on a later line
+        if self.pending is not None:
+            if not _DECL_START.match(masked, i):
+                self.add(self.pending, _DANGLING, masked[self.pending : self.pending + 60])
+            self.pending = None
+            return
+        self.command(i, masked[i : i + 300])
+
+    def modifiers(self, i: int) -> int:
+        """Blank the ``open ... in``/``set_option ... in`` chain at ``i``; where the command after it starts."""
+        while m := _MODIFIER_IN.match(self.masked, i):
             if m.group("opt") is not None:
                 opt = " ".join(m.group("opt").split())
                 if not SAFE_OPTION.fullmatch(opt):
-                    add(i, f"`set_option {opt.split()[0]}` is not an allowed option", m.group(0), "lean.set_option")
+                    self.add(i, f"`set_option {opt.split()[0]}` is not an allowed option", m.group(0), "lean.set_option")
             elif any(_META_NAME.match(n) for n in m.group("names").split()):
-                add(i, "opening the `Lean`/`IO` namespaces (metaprogramming) is not allowed", m.group(0), "lean.meta")
-            blank(i, m.end())
-            if pending is None:
-                pending = i
+                self.add(i, _META_OPEN, m.group(0), "lean.meta")
+            self.blank(i, m.end())
+            if self.pending is None:
+                self.pending = i
             i = m.end()
-        if i > ls and (i >= len(masked) or masked[i] == "\n"):
-            continue  # the modified command starts on a later line
-        if pending is not None:
-            if not _DECL_START.match(masked, i):
-                add(pending, dangling, masked[pending : pending + 60])
-            pending = None
-            continue
-        head = masked[i : i + 300]
+        return i
+
+    def command(self, i: int, head: str) -> None:
+        """A command without modifiers at ``i`` (``head``: its first characters)."""
         if m := _SCOPE_OPEN.match(head):
-            stack.append((m.group("kw"), m.group("name"), i))
-            blank(i, i + m.end())
+            self.stack.append(_Scope(m.group("kw"), m.group("name"), i))
+            self.blank(i, i + m.end())
         elif m := _SCOPE_END.match(head):
-            if not stack:
-                add(i, "`end` closes no section/namespace that the helpers opened", m.group(0))
+            if not self.stack:
+                self.add(i, "`end` closes no section/namespace that the helpers opened", m.group(0))
             else:
-                kind, name, _p = stack.pop()
-                if m.group("name") != name:
-                    add(i, f"`{m.group(0).strip()}` does not match the helpers' `{kind} {name}`", m.group(0))
-            blank(i, i + m.end())
+                scope = self.stack.pop()
+                if m.group("name") != scope.name:
+                    self.add(i, f"`{m.group(0).strip()}` does not match the helpers' `{scope.keyword} {scope.name}`", m.group(0))
+            self.blank(i, i + m.end())
         elif m := _SCOPED_CMD.match(head):
             kw = m.group("kw")
-            if not stack:
+            if not self.stack:
                 hint = " or use `open ... in`" if kw == "open" else ""
-                add(
+                self.add(
                     i,
                     f"`{kw}` at the top level of the helpers would reach the theorem's statement: put it inside a "
                     f"`section ... end` of the helpers{hint}",
                     m.group(0),
                 )
             elif kw == "open" and any(_META_NAME.match(n) for n in m.group("rest").split()):
-                add(i, "opening the `Lean`/`IO` namespaces (metaprogramming) is not allowed", m.group(0), "lean.meta")
-            blank(i, i + len(kw))
+                self.add(i, _META_OPEN, m.group(0), "lean.meta")
+            self.blank(i, i + len(kw))
         elif m := _SETOPT.match(head):
             opt = " ".join(m.group("opt").split())
             if SAFE_OPTION.fullmatch(opt):
-                blank(i, i + m.end())
+                self.blank(i, i + m.end())
             else:
-                add(i, f"`set_option {opt.split()[0]}` is not an allowed option", m.group(0), "lean.set_option")
-                blank(i, i + len("set_option"))
+                self.add(i, f"`set_option {opt.split()[0]}` is not an allowed option", m.group(0), "lean.set_option")
+                self.blank(i, i + len("set_option"))
         elif m := _ATTR_CMD.match(head):
-            if attribute_ok(m.group("body"), in_scope=bool(stack)):
-                blank(i, i + m.end())
+            if attribute_ok(m.group("body"), in_scope=bool(self.stack)):
+                self.blank(i, i + m.end())
             else:  # keep the body, so the word rules name what it holds (`csimp`, `instance`...)
-                add(i, f"attribute `[{m.group('body').strip()}]` is not allowed", m.group(0), "lean.attribute")
-                blank(i, i + len("attribute"))
+                self.add(i, f"attribute `[{m.group('body').strip()}]` is not allowed", m.group(0), "lean.attribute")
+                self.blank(i, i + len("attribute"))
         elif (m := _READONLY.match(head)) or (m := _SNIP.match(head)):
-            blank(i, i + m.end())
-    if pending is not None:
-        add(
-            pending,
-            "an `open ... in`/`set_option ... in` at the end of the helpers would apply to the problem's next "
-            "command or theorem",
-            masked[pending : pending + 60],
-        )
-    for kind, name, p in stack:
-        add(p, f"`{kind} {name}`".replace(" `", "`") + " opened among the helpers is not closed before the problem continues", kind)
-    return "".join(out), findings
+            self.blank(i, i + m.end())
+
+    def finish(self) -> None:
+        """What the end of the helpers leaves open: a modifier chain, unclosed scopes."""
+        if self.pending is not None:
+            self.add(
+                self.pending,
+                "an `open ... in`/`set_option ... in` at the end of the helpers would apply to the problem's next "
+                "command or theorem",
+                self.masked[self.pending : self.pending + 60],
+            )
+        for scope in self.stack:
+            kind, name = scope.keyword, scope.name
+            self.add(
+                scope.position,
+                f"`{kind} {name}`".replace(" `", "`") + " opened among the helpers is not closed before the problem continues",
+                kind,
+            )
+
+
+def structure(masked: str, offset: int = 0) -> tuple[str, list[Finding]]:
+    """(``masked`` with the allowed constructs blanked, findings). See the module docstring.
+
+    Linear in the text: one pass over the column-0 line starts, anchored matches only.
+    """
+    walk = _HelperWalk(masked, offset)
+    for ls in walk.line_starts:
+        walk.line(ls)
+    walk.finish()
+    return "".join(walk.out), walk.findings

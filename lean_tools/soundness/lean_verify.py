@@ -344,6 +344,71 @@ def _first_error(messages: tuple[Message, ...], module: ModuleText) -> str:
     return where + " ".join(m.text.split())[:300]
 
 
+def _cannot_check(problem: SourceFile) -> Verdict | None:
+    """The rejection of a target the query cannot look up (unnamed ``example``, ``private``)."""
+    name = problem.theorem_name
+    if not name:
+        return reject("candidate", "an unnamed `example` cannot be checked; name the theorem", "lean")
+    if "private" in normalize(problem.decl_prefix, "lean").split():
+        return reject("candidate", f"a private theorem ({name}) cannot be looked up for the check", "lean", name)
+    return None
+
+
+def _build_rejection(b: FileCheck, module: ModuleText, name: str, timeout: float) -> Verdict | None:
+    """The rejection when the candidate module did not build cleanly (a ``sorry`` of its own included)."""
+    if b.timed_out:
+        return reject("compile", f"lean timed out after {timeout:.0f} s", "lean", name)
+    if not b.ok:
+        return reject("compile", f"lean rejected the candidate: {_first_error(b.messages, module)}", "lean", name)
+    from ..lean import protocol as P
+
+    sorries = [m for m in b.messages if P.is_sorry_warning(m) and not (m.pos and module.inserted(m.pos.line))]
+    if sorries:
+        line = module.candidate_line(sorries[0].pos.line) if sorries[0].pos else "?"
+        return reject("compile", f"lean reports `declaration uses sorry` (line {line})", "lean", name)
+    return None
+
+
+_STATEMENT_ANSWERS = {
+    "DIFFERENT": "different from the problem's (a helper, notation or instance changed its meaning)",
+    "DIFFERENT_UNIVERSES": "different from the problem's (universe parameters differ)",
+    "MISSING_TARGET": "missing (not found under its full name)",
+    "MISSING_REFERENCE": "not comparable (the reference was not found)",
+    "NOT_A_THEOREM": "not declared as a theorem",
+    "NOT_IN_CANDIDATE": "not declared by the candidate module",
+}
+
+
+def _query_verdict(query: FileCheck | None, nonce: str, name: str) -> Verdict:
+    """The verdict from the query run: the statement comparison, then the axioms."""
+    if query is None:
+        return reject("statement", "the query step did not run", "lean", name)
+    ans = parse_query_output(query, nonce)
+    if ans.problem:
+        return reject("statement", ans.problem, "lean", name)
+    if ans.statement != "SAME":
+        why = _STATEMENT_ANSWERS.get(ans.statement or "", f"not confirmed ({ans.statement!r})")
+        return reject("statement", f"the elaborated statement of {name} is {why}", "lean", name)
+    axioms = ans.axioms or ()
+    bad = [a for a in axioms if a not in LEAN_AXIOMS]
+    if bad:
+        return reject(
+            "axioms",
+            f"{name} depends on non-whitelisted axioms: {', '.join(bad)}",
+            "lean",
+            name,
+            axioms=list(axioms),
+        )
+    return Verdict(
+        accepted=True,
+        reason=f"{name} proved; axioms: {', '.join(axioms) or 'none'}",
+        stage="accepted",
+        language="lean",
+        theorem=name,
+        details={"axioms": list(axioms)},
+    )
+
+
 def verify_lean(
     problem: SourceFile,
     candidate_text: str,
@@ -361,10 +426,9 @@ def verify_lean(
     from ..lean import checker as lean_checker  # late: the Lean layer is optional
 
     name = problem.theorem_name
-    if not name:
-        return reject("candidate", "an unnamed `example` cannot be checked; name the theorem", "lean")
-    if "private" in normalize(problem.decl_prefix, "lean").split():
-        return reject("candidate", f"a private theorem ({name}) cannot be looked up for the check", "lean", name)
+    unchecked = _cannot_check(problem)
+    if unchecked is not None:
+        return unchecked
     if split is None:
         cand, helpers_start, err = locate(problem, candidate_text, lenient=True)
         if cand is None:
@@ -379,58 +443,8 @@ def verify_lean(
     module = build_candidate_module(problem, candidate_text, helpers_start, nonce)
     checker = checker or lean_checker.LeanChecker()
     mq = checker.query_module(module.text, build_query(ref_full, target_full, nonce), timeout=timeout)
+    v = _build_rejection(mq.build, module, name, timeout) or _query_verdict(mq.query, nonce, name)
     runs = [mq.build] + ([mq.query] if mq.query is not None else [])
     cpu = sum(r.cpu_seconds for r in runs)
     wall = sum(r.wall_seconds for r in runs)
-
-    def done(v: Verdict) -> Verdict:
-        return v.model_copy(update={"cpu_seconds": cpu, "wall_seconds": wall})
-
-    b = mq.build
-    if b.timed_out:
-        return done(reject("compile", f"lean timed out after {timeout:.0f} s", "lean", name))
-    if not b.ok:
-        return done(reject("compile", f"lean rejected the candidate: {_first_error(b.messages, module)}", "lean", name))
-    from ..lean import protocol as P
-
-    sorries = [m for m in b.messages if P.is_sorry_warning(m) and not (m.pos and module.inserted(m.pos.line))]
-    if sorries:
-        line = module.candidate_line(sorries[0].pos.line) if sorries[0].pos else "?"
-        return done(reject("compile", f"lean reports `declaration uses sorry` (line {line})", "lean", name))
-    if mq.query is None:
-        return done(reject("statement", "the query step did not run", "lean", name))
-    ans = parse_query_output(mq.query, nonce)
-    if ans.problem:
-        return done(reject("statement", ans.problem, "lean", name))
-    if ans.statement != "SAME":
-        why = {
-            "DIFFERENT": "different from the problem's (a helper, notation or instance changed its meaning)",
-            "DIFFERENT_UNIVERSES": "different from the problem's (universe parameters differ)",
-            "MISSING_TARGET": "missing (not found under its full name)",
-            "MISSING_REFERENCE": "not comparable (the reference was not found)",
-            "NOT_A_THEOREM": "not declared as a theorem",
-            "NOT_IN_CANDIDATE": "not declared by the candidate module",
-        }.get(ans.statement or "", f"not confirmed ({ans.statement!r})")
-        return done(reject("statement", f"the elaborated statement of {name} is {why}", "lean", name))
-    axioms = ans.axioms or ()
-    bad = [a for a in axioms if a not in LEAN_AXIOMS]
-    if bad:
-        return done(
-            reject(
-                "axioms",
-                f"{name} depends on non-whitelisted axioms: {', '.join(bad)}",
-                "lean",
-                name,
-                axioms=list(axioms),
-            )
-        )
-    return done(
-        Verdict(
-            accepted=True,
-            reason=f"{name} proved; axioms: {', '.join(axioms) or 'none'}",
-            stage="accepted",
-            language="lean",
-            theorem=name,
-            details={"axioms": list(axioms)},
-        )
-    )
+    return v.model_copy(update={"cpu_seconds": cpu, "wall_seconds": wall})

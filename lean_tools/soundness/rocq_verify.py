@@ -20,7 +20,9 @@ the problem's environment (same header, same preamble, nothing of the candidate'
 it IS the problem's statement; ``constr_eq`` then demands the target's type be the same term
 up to alpha-renaming (de Bruijn indices) - not merely convertible - so a helper that shadows a
 name, adds a coercion/instance/canonical structure, or a notation that survived the screens
-changes the elaborated term and is caught. A separate problem module cannot do this for the
+changes the elaborated term and is caught. Both constants are named with ``@`` so that no
+implicit argument is inserted: ``type of p`` for ``p {A : Type} ...`` would elaborate ``@p ?A`` with a
+fresh evar each time, and every statement with a maximal implicit argument would differ. A separate problem module cannot do this for the
 many problem files with top-level ``Variable``s (``Variable R : realType.``): those are
 distinct constants in two modules, so even an honest candidate's type would differ.
 Targets inside a problem's own ``Section``: at ``End`` the ``Admitted`` probe is generalised
@@ -44,6 +46,7 @@ import secrets
 
 from ..rocq.checker import compile_and_query, parse_coq_messages
 from ..rocq.parser import rocq_sentences
+from ..sandbox import RunResult
 from ..source import SourceFile, mask
 from ..types import Severity
 from .axioms import (
@@ -96,7 +99,7 @@ def build_query(theorem: str, nonce: str, namespace: str = "") -> str:
     return (
         f"Require Top.{MODULE}.\n"
         f"Goal True.\n"
-        f"first [ (let a := type of {q}.{PROBE} in let b := type of {q}.{theorem} in constr_eq a b);\n"
+        f"first [ (let a := type of @{q}.{PROBE} in let b := type of @{q}.{theorem} in constr_eq a b);\n"
         f'        idtac "@@{nonce}:SAME@@"\n'
         f'      | idtac "@@{nonce}:DIFFERENT@@" ].\n'
         f"exact I. Qed.\n" + mark("ASSUMPTIONS") + f"Print Assumptions {q}.{theorem}.\n" + mark("END")
@@ -119,6 +122,64 @@ def _first_error(out: str, source: str | None, probe_at: int = 0, probe_lines: i
     return at + " ".join(m.text.split())[:300]
 
 
+def _compile_rejection(
+    results: list[RunResult], module_text: str, candidate_text: str, split: CandidateSplit, name: str, timeout: float
+) -> Verdict | None:
+    """The rejection when compiling the candidate module failed (or the query step did not run)."""
+    comp = results[0]
+    if comp.timed_out:
+        return reject("compile", f"coqc timed out after {timeout:.0f} s", "rocq", name)
+    if comp.returncode != 0:
+        probe_at = candidate_text.count("\n", 0, split.helpers_start)
+        probe_lines = module_text.count("\n") - candidate_text.count("\n")
+        err = _first_error(comp.stdout + "\n" + comp.stderr, module_text, probe_at, probe_lines)
+        return reject("compile", f"coqc rejected the candidate: {err}", "rocq", name)
+    if len(results) < 2:
+        return reject("compile", "query step did not run", "rocq", name)
+    return None
+
+
+def _query_verdict(problem: SourceFile, q: RunResult, nonce: str) -> Verdict:
+    """The verdict from the query step: the ``constr_eq`` statement check, then the assumptions."""
+    name = problem.theorem_name
+    out = q.stdout
+    if q.timed_out or q.returncode != 0:
+        err = _first_error(q.stdout + "\n" + q.stderr, None)
+        return reject("statement", f"query on the compiled candidate failed: {err}", "rocq", name)
+    if f"@@{nonce}:SAME@@" not in out:
+        why = "different" if f"@@{nonce}:DIFFERENT@@" in out else "not comparable"
+        return reject(
+            "statement",
+            f"the elaborated statement of {name} is {why} from the problem's (a helper or notation changed its meaning)",
+            "rocq",
+            name,
+        )
+    m = re.search(rf"@@{nonce}:ASSUMPTIONS@@\s*\n(?P<body>.*?)@@{nonce}:END@@", out, re.DOTALL)
+    report = parse_print_assumptions(m.group("body")) if m else None
+    if report is None:
+        return reject("axioms", "could not read Print Assumptions output", "rocq", name, output=out[-2000:])
+    masked = mask(problem.text[: problem.decl_start], "rocq")
+    params = rocq_declared_parameters([masked[s.start : s.end] for s in rocq_sentences(masked)])
+    bad = rocq_unexpected(report, MODULE, params)
+    axioms = [entry_name(e) or e for e in report.entries]
+    if bad:
+        return reject(
+            "axioms",
+            f"{name} depends on non-whitelisted assumptions: {'; '.join(bad)[:400]}",
+            "rocq",
+            name,
+            axioms=list(report.entries),
+        )
+    return Verdict(
+        accepted=True,
+        reason=f"{name} proved; assumptions: {', '.join(axioms) if axioms else 'none'}"[:500],
+        stage="accepted",
+        language="rocq",
+        theorem=name,
+        details={"axioms": axioms},
+    )
+
+
 def verify_rocq(
     problem: SourceFile,
     candidate_text: str,
@@ -138,77 +199,7 @@ def verify_rocq(
         [f"{MODULE}.v", "Query.v"],
         timeout=timeout,
     )
+    v = _compile_rejection(results, module_text, candidate_text, split, name, timeout) or _query_verdict(problem, results[1], nonce)
     cpu = sum(r.cpu_seconds for r in results)
     wall = sum(r.wall_seconds for r in results)
-
-    def done(v: Verdict) -> Verdict:
-        return v.model_copy(update={"cpu_seconds": cpu, "wall_seconds": wall})
-
-    comp = results[0]
-    if comp.timed_out:
-        return done(reject("compile", f"coqc timed out after {timeout:.0f} s", "rocq", name))
-    if comp.returncode != 0:
-        probe_at = candidate_text.count("\n", 0, split.helpers_start)
-        probe_lines = module_text.count("\n") - candidate_text.count("\n")
-        err = _first_error(comp.stdout + "\n" + comp.stderr, module_text, probe_at, probe_lines)
-        return done(reject("compile", f"coqc rejected the candidate: {err}", "rocq", name))
-    if len(results) < 2:
-        return done(reject("compile", "query step did not run", "rocq", name))
-    q = results[1]
-    out = q.stdout
-    if q.timed_out or q.returncode != 0:
-        err = _first_error(q.stdout + "\n" + q.stderr, None)
-        return done(
-            reject(
-                "statement",
-                f"query on the compiled candidate failed: {err}",
-                "rocq",
-                name,
-            )
-        )
-    if f"@@{nonce}:SAME@@" not in out:
-        why = "different" if f"@@{nonce}:DIFFERENT@@" in out else "not comparable"
-        return done(
-            reject(
-                "statement",
-                f"the elaborated statement of {name} is {why} from the problem's (a helper or notation changed its meaning)",
-                "rocq",
-                name,
-            )
-        )
-    m = re.search(rf"@@{nonce}:ASSUMPTIONS@@\s*\n(?P<body>.*?)@@{nonce}:END@@", out, re.DOTALL)
-    report = parse_print_assumptions(m.group("body")) if m else None
-    if report is None:
-        return done(
-            reject(
-                "axioms",
-                "could not read Print Assumptions output",
-                "rocq",
-                name,
-                output=out[-2000:],
-            )
-        )
-    masked = mask(problem.text[: problem.decl_start], "rocq")
-    params = rocq_declared_parameters([masked[s.start : s.end] for s in rocq_sentences(masked)])
-    bad = rocq_unexpected(report, MODULE, params)
-    axioms = [entry_name(e) or e for e in report.entries]
-    if bad:
-        return done(
-            reject(
-                "axioms",
-                f"{name} depends on non-whitelisted assumptions: {'; '.join(bad)[:400]}",
-                "rocq",
-                name,
-                axioms=list(report.entries),
-            )
-        )
-    return done(
-        Verdict(
-            accepted=True,
-            reason=f"{name} proved; assumptions: {', '.join(axioms) if axioms else 'none'}"[:500],
-            stage="accepted",
-            language="rocq",
-            theorem=name,
-            details={"axioms": axioms},
-        )
-    )
+    return v.model_copy(update={"cpu_seconds": cpu, "wall_seconds": wall})
