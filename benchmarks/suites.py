@@ -11,7 +11,7 @@ Suites (``get_suite(name, data_dir, split=)``):
   ``From Coq`` (Coq 8.16 has no ``Stdlib`` prefix).
 - ``reprove-dev``, ``reprove-test``: installed Rocq libraries' lemmas re-proved in their own
   file cut after them (``benchmarks.reprove``); built by ``prover-bench reprove build``, the
-  texts rebuilt from the installed sources at load time.
+  texts rebuilt from the installed sources when the suite is loaded.
 - ``imo-lean``: compfiles IMO statements + the miniF2F IMO subset (Lean 4);
   ``imo-rocq``: the miniF2F IMO subset in Rocq.
 - any directory path: every ``.lean``/``.v`` file under it (recursively), one problem each.

@@ -131,7 +131,7 @@ class ProofAssistant(ABC):
         """The target's declaration as ``render`` takes it (the text before its proof)."""
 
     def imports_text(self, modules: tuple[str, ...]) -> str:
-        """Sentences that load ``modules`` (dotted names) into a check; "" when not supported."""
+        """Sentences that ``Require`` ``modules`` (dotted names) in a check; "" when not supported."""
         return ""
 
     # --- rendering ---------------------------------------------------------------------

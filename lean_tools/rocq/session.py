@@ -169,8 +169,8 @@ class RocqSession:
         self.cpu_seconds = 0.0
         """CPU of the requests (``run_command``/``run_tactic``) so far, header load excluded."""
         self.process_cpu_seconds = 0.0
-        """CPU of every coqtop process tree this session has run, header loads included
-        (read with psutil; final once the session is closed)."""
+        """CPU of every coqtop process tree this ``RocqSession`` has run, header loads included
+        (read with psutil; final once it is closed)."""
         self._proc: subprocess.Popen | None = None
         self._tree: ProcessTree | None = None
         self._cpu_before = 0.0
@@ -400,7 +400,7 @@ class RocqSession:
             self.needs_recycle = True  # keep serving this user; the pool recycles us
 
     def _tree_cpu(self) -> float:
-        """CPU seconds of all coqtop trees of this session so far (updates ``process_cpu_seconds``)."""
+        """CPU seconds of all coqtop trees of this ``RocqSession`` so far (updates ``process_cpu_seconds``)."""
         if self._tree is not None:
             self.process_cpu_seconds = self._cpu_before + self._tree.usage()[1]
         return self.process_cpu_seconds

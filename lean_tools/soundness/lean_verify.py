@@ -1,8 +1,8 @@
 """The Lean part of the verdict: compile, compare the elaborated statement, read the axioms.
 
-NEVER RUN AGAINST A REAL LEAN. This file was written from Lean 4's sources and semantics on
-a machine without a Lean toolchain. What IS verified here (tests/soundness/
-test_lean_statement.py, no Lean): the generated Lean text (where the reference goes, the
+NOT VERIFIED AGAINST A REAL LEAN by the default tests: it follows Lean 4's sources and
+semantics, and only the ``lean``-marked tests run it on a toolchain. What IS verified without
+Lean (tests/soundness/test_lean_statement.py): the generated Lean text (where the reference goes, the
 query file, the nonce, name quoting), the parsing of the query's output (match, mismatch,
 forged or duplicated lines, missing lines -> reject), and the whole Python flow against a
 stand-in ``lake`` that prints canned ``lean --json`` lines. What is NOT verified: that the
