@@ -9,6 +9,7 @@ What the client does around the SDK (its own retries are off; this loop owns the
   bodies: exponential backoff ``backoff_s * 2**k`` with jitter (x0.5-1.5), or the server's
   ``Retry-After`` when it sends one. Other 4xx answers are not retried, except those named below
   (tools refused, context exceeded, ``response_format`` or ``n`` refused), asked again once in another form.
+  Which errors are retried and which refusals are answered, and how: ``http_errors.py``.
 - **Budgets.** Inside ``request_deadline(t)`` (set by ``prover.chat.call_model``) every
   attempt's timeout is ``min(timeout_s, seconds left)``, no retry starts once the deadline has
   passed, and ``max_tokens`` is lowered to what the generation rate (assumed at first, then
@@ -55,6 +56,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..config import ModelConfig, SamplingConfig
+from . import http_errors
 from .base import (
     ChatMessage,
     ChatResponse,
@@ -69,24 +71,13 @@ from .base import (
     seconds_left,
     with_tools_prompt,
 )
+from .http_errors import RETRY_STATUS, RetryPolicy
+from .openai_request import Attempt, Exchange, Failure, Then
 
-RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 MIN_COMPLETION = 16
 """A request that cannot leave this many completion tokens (context or time) is not sent."""
 _SAFETY = 0.9
 """Fraction of the context the estimated prompt + completion may fill (the estimate is rough)."""
-_CTX_PATTERNS = (
-    re.compile(r"maximum context length is (\d+)"),
-    re.compile(r"max_model_len\s*=\s*(\d+)"),
-    re.compile(r"max_total_tokens\s*=\s*(\d+)"),
-)
-_TOOLS_REFUSED = re.compile(
-    r"tool.choice|tool-call-parser|enable-auto-tool-choice|does not support tools|tools? (?:are|is) not supported", re.IGNORECASE
-)
-_PROMPT_TOKENS = re.compile(r"prompt contains (?:at least )?(\d+) input tokens")
-_FORMAT_REFUSED = re.compile(r"response_format|json_schema|structured output|guided", re.IGNORECASE)
-_N_REFUSED = re.compile(r"\bn\b\s*(?:must|should|>|=|is not|only)|only n\s*=\s*1|`n`|'n'", re.IGNORECASE)
-_NOT_FOUND = re.compile(r"model\b.*(?:does not exist|not found)", re.IGNORECASE)
 _OMITTED = "[earlier turns of this conversation were omitted to fit the model's context]"
 
 
@@ -177,17 +168,12 @@ class OpenAIChat:
         with self._lock:
             self.missing_model = f"model not served: {self.config.model!r} is not a model of {self.config.endpoint}{listing}"
 
-    def _learn_context(self, message: str) -> bool:
-        """Take the context length from a 400 that names it; True when it changed."""
-        for pat in _CTX_PATTERNS:
-            m = pat.search(message)
-            if m:
-                n = int(m.group(1))
-                with self._lock:
-                    changed = self.context_len != n
-                    self.context_len = n
-                return changed
-        return False
+    def _set_context(self, n: int) -> bool:
+        """Take the context length a 400 named; True when it changed."""
+        with self._lock:
+            changed = self.context_len != n
+            self.context_len = n
+        return changed
 
     # --- rendering the history -------------------------------------------------------------
     def render(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], native: bool) -> list[dict[str, Any]]:
@@ -299,153 +285,181 @@ class OpenAIChat:
         n: int,
         response_format: dict[str, Any] | None,
     ) -> tuple[ChatResponse, ...]:
-        import openai
-
-        t0 = time.monotonic()
+        """One request, asked again as the server's answers require (``http_errors``): the
+        responses, or one error response."""
+        ex = Exchange(n=n, response_format=response_format)
         deadline = current_deadline()
         self._probe_context(deadline)
         if self.missing_model is not None:
-            return (error_response(self.missing_model, latency_s=time.monotonic() - t0),)
-        fallback: str | None = None
-        format_dropped = False
+            return (error_response(self.missing_model, latency_s=time.monotonic() - ex.t0),)
         if response_format is not None and not self.response_format_ok:
-            response_format, format_dropped = None, True
-        learned_ctx = False
-        recalibrated = False
-        attempts = 0
-        retries = 0
-        last_error = "no attempt made"
+            ex.response_format, ex.format_dropped = None, True
         while True:
             left = seconds_left(deadline)
             if left is not None and left < 1.0:
-                why = (
-                    "no time left in the budget"
-                    if not attempts
-                    else last_error
-                    if last_error.startswith("no time left")
-                    else f"no time left in the budget ({last_error})"
-                )
-                return (error_response(why, latency_s=time.monotonic() - t0, attempts=attempts),)
-            native = self.native_tools
-            msgs = self.render(messages, tools, native)
-            tools_json = json.dumps([t.openai() for t in tools]) if tools and native else ""
-            want = sampling.max_tokens
-            rate = self.tokens_per_s
-            if left is not None and rate is not None:  # n choices share the rate
-                want = min(want, max(MIN_COMPLETION, int(rate * (left - 1.0) / n)))
-            msgs, max_tokens, err = self._fit(msgs, tools_json, want)
-            if err is not None:
-                return (error_response(err, latency_s=time.monotonic() - t0, attempts=attempts),)
-            kwargs: dict[str, Any] = {
-                "model": self.config.model,
-                "messages": msgs,
-                "temperature": sampling.temperature,
-                "top_p": sampling.top_p,
-                "max_tokens": max_tokens,
-                "timeout": min(self.config.timeout_s, left) if left is not None else self.config.timeout_s,
-            }
-            if sampling.seed is not None:
-                kwargs["seed"] = sampling.seed
-            if n > 1:
-                kwargs["n"] = n
-            if response_format is not None:
-                kwargs["response_format"] = response_format
-            if sampling.logprobs:
-                kwargs["logprobs"] = True
-                # vLLM: the completion's token ids (``return_token_ids``), and logprob tokens
-                # written as "token_id:N" (read when the first is absent); other servers ignore them
-                kwargs["extra_body"] = {"return_token_ids": True, "return_tokens_as_token_ids": True}
-            if tools_json:
-                kwargs["tools"] = [t.openai() for t in tools]
-                kwargs["tool_choice"] = sampling.tool_choice
-            attempts += 1
-            retry_after: float | None = None
-            prompt_chars = sum(len(json.dumps(m)) + 8 for m in msgs) + len(tools_json)
-            try:
-                with self._sem:
-                    t_req = time.monotonic()
-                    completion = self._sdk().chat.completions.create(**kwargs)
-                    req_s = time.monotonic() - t_req
-                choices = list(completion.choices or [])
-                if not choices:
-                    raise ValueError("no choices")
-            except openai.APITimeoutError:
-                if left is not None and kwargs["timeout"] < self.config.timeout_s:
-                    # the run's (or a stage's) deadline cut the request, not its own limit: time
-                    # ran out, which says nothing more about the endpoint (budget streaks skip it)
-                    last_error = f"no time left in the budget (timeout after {kwargs['timeout']:.0f}s at the deadline)"
-                else:
-                    last_error = f"timeout after {kwargs['timeout']:.0f}s"
-                with self._lock:  # it could not produce max_tokens in that time: expect less
-                    bound = 0.7 * max_tokens * n / max(1.0, kwargs["timeout"])
-                    self.tokens_per_s = bound if self.tokens_per_s is None else min(self.tokens_per_s, bound)
-            except openai.APIConnectionError as e:
-                last_error = f"connection failed: {_cause(e)}"
-            except openai.APIStatusError as e:
-                status = e.status_code
-                detail = _detail(e)
-                last_error = f"HTTP {status}: {detail[:300]}"
-                if status not in RETRY_STATUS:
-                    if status == 400 and tools_json and _TOOLS_REFUSED.search(detail):
-                        with self._lock:
-                            first = self.native_tools
-                            self.native_tools = False
-                            if first and self._fallback_reason is None:
-                                self._fallback_reason = detail[:300]
-                                fallback = f"server refused native tool calls ({detail[:200]}); switched to text tools"
-                        attempts -= 1  # the same request again, in another form
-                        continue
-                    if status == 400 and response_format is not None and _FORMAT_REFUSED.search(detail):
-                        response_format, format_dropped = None, True
-                        with self._lock:
-                            first = self.response_format_ok
-                            self.response_format_ok = False
-                        if first and fallback is None:
-                            fallback = f"server refused response_format ({detail[:200]}); sent without it from now on"
-                        attempts -= 1
-                        continue
-                    if status == 400 and n > 1 and _N_REFUSED.search(detail):
-                        n = 1  # chat_many asks again for the missing samples
-                        attempts -= 1
-                        continue
-                    if status == 404 and _NOT_FOUND.search(detail):
-                        self._not_served(None)
-                        err = f"{self.missing_model}: {detail[:200]}"
-                        return (error_response(err, latency_s=time.monotonic() - t0, attempts=attempts),)
-                    if status == 400 and not learned_ctx and self._learn_context(detail):
-                        learned_ctx = True
-                        continue
-                    m_prompt = _PROMPT_TOKENS.search(detail)
-                    if status == 400 and m_prompt and not recalibrated:
-                        # our estimate was low: take the server's count and trim again
-                        recalibrated = True
-                        with self._lock:
-                            self.chars_per_token = min(self.chars_per_token, 0.95 * prompt_chars / max(1, int(m_prompt.group(1))))
-                        continue
-                    return (error_response(last_error, latency_s=time.monotonic() - t0, attempts=attempts),)
-                retry_after = _retry_after(e)
-            except Exception as e:  # noqa: BLE001 - an unreadable body (SDK parse errors, no choices)
-                last_error = f"malformed response: {type(e).__name__}: {str(e)[:200]}"
-            else:
-                responses = self._parse(completion, choices, tools, native, time.monotonic() - t0, attempts, prompt_chars, req_s)
-                if format_dropped:
-                    responses = tuple(r.model_copy(update={"format_dropped": True}) for r in responses)
-                if fallback is not None:
-                    responses = (responses[0].model_copy(update={"fallback": fallback}), *responses[1:])
-                return responses
-            # a retryable failure
-            if retries >= self.config.max_retries:
-                return (error_response(last_error, latency_s=time.monotonic() - t0, attempts=attempts),)
-            retries += 1
-            wait = retry_after if retry_after is not None else self.config.backoff_s * (2 ** (retries - 1)) * (0.5 + self._jitter())
-            left = seconds_left(deadline)
-            if left is not None and wait >= left - 1.0:
-                return (
-                    error_response(
-                        f"{last_error}; no time left in the budget for a retry", latency_s=time.monotonic() - t0, attempts=attempts
-                    ),
-                )
-            self._sleep(min(wait, 60.0))
+                return ex.failed(ex.out_of_time())
+            req = self._build(messages, tools, sampling, ex, left)
+            if isinstance(req, str):
+                return ex.failed(req)
+            ex.attempts += 1
+            sent = self._send(req, ex, tools)
+            if isinstance(sent, tuple):
+                return sent
+            ex.last_error = sent.error
+            if sent.then == "reshape":
+                ex.attempts -= 1  # the same request again, in another form
+            elif sent.then == "stop":
+                return ex.failed(sent.error)
+            elif sent.then == "retry" and (why := self._wait_to_retry(ex, sent.retry_after, deadline)) is not None:
+                return ex.failed(why)
+
+    def _build(
+        self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], sampling: SamplingConfig, ex: Exchange, left: float | None
+    ) -> Attempt | str:
+        """The request to send now (history rendered and trimmed to the context, ``max_tokens``
+        sized to the context and the time left), or why none can be sent."""
+        native = self.native_tools
+        msgs = self.render(messages, tools, native)
+        tools_json = json.dumps([t.openai() for t in tools]) if tools and native else ""
+        want = sampling.max_tokens
+        rate = self.tokens_per_s
+        if left is not None and rate is not None:  # n choices share the rate
+            want = min(want, max(MIN_COMPLETION, int(rate * (left - 1.0) / ex.n)))
+        msgs, max_tokens, err = self._fit(msgs, tools_json, want)
+        if err is not None:
+            return err
+        kwargs: dict[str, Any] = {
+            "model": self.config.model,
+            "messages": msgs,
+            "temperature": sampling.temperature,
+            "top_p": sampling.top_p,
+            "max_tokens": max_tokens,
+            "timeout": min(self.config.timeout_s, left) if left is not None else self.config.timeout_s,
+        }
+        if sampling.seed is not None:
+            kwargs["seed"] = sampling.seed
+        if ex.n > 1:
+            kwargs["n"] = ex.n
+        if ex.response_format is not None:
+            kwargs["response_format"] = ex.response_format
+        if sampling.logprobs:
+            kwargs["logprobs"] = True
+            # vLLM: the completion's token ids (``return_token_ids``), and logprob tokens
+            # written as "token_id:N" (read when the first is absent); other servers ignore them
+            kwargs["extra_body"] = {"return_token_ids": True, "return_tokens_as_token_ids": True}
+        if tools_json:
+            kwargs["tools"] = [t.openai() for t in tools]
+            kwargs["tool_choice"] = sampling.tool_choice
+        prompt_chars = sum(len(json.dumps(m)) + 8 for m in msgs) + len(tools_json)
+        return Attempt(kwargs, native, bool(tools_json), max_tokens, prompt_chars, deadline_set=left is not None)
+
+    def _send(self, req: Attempt, ex: Exchange, tools: Sequence[ToolSpec]) -> tuple[ChatResponse, ...] | Failure:
+        """Send ``req``: the parsed responses, or how it failed and what comes next."""
+        import openai
+
+        try:
+            with self._sem:
+                t_req = time.monotonic()
+                completion = self._sdk().chat.completions.create(**req.kwargs)
+                req_s = time.monotonic() - t_req
+            choices = list(completion.choices or [])
+            if not choices:
+                raise ValueError("no choices")
+        except openai.APITimeoutError:
+            return Failure(self._timed_out(req, ex.n), "retry")
+        except openai.APIConnectionError as e:
+            return Failure(f"connection failed: {http_errors.cause(e)}", "retry")
+        except openai.APIStatusError as e:
+            return self._status_failure(e, req, ex)
+        except Exception as e:  # noqa: BLE001 - an unreadable body (SDK parse errors, no choices)
+            return Failure(f"malformed response: {type(e).__name__}: {str(e)[:200]}", "retry")
+        latency = time.monotonic() - ex.t0
+        responses = self._parse(completion, choices, tools, req.native, latency, ex.attempts, req.prompt_chars, req_s)
+        if ex.format_dropped:
+            responses = tuple(r.model_copy(update={"format_dropped": True}) for r in responses)
+        if ex.fallback is not None:
+            responses = (responses[0].model_copy(update={"fallback": ex.fallback}), *responses[1:])
+        return responses
+
+    def _timed_out(self, req: Attempt, n: int) -> str:
+        """The error of a request that timed out; the rate is lowered (it could not produce
+        ``max_tokens`` in that time: expect less)."""
+        timeout = req.kwargs["timeout"]
+        if req.deadline_set and timeout < self.config.timeout_s:
+            # the run's (or a stage's) deadline cut the request, not its own limit: time
+            # ran out, which says nothing more about the endpoint (budget streaks skip it)
+            error = f"no time left in the budget (timeout after {timeout:.0f}s at the deadline)"
+        else:
+            error = f"timeout after {timeout:.0f}s"
+        with self._lock:
+            bound = 0.7 * req.max_tokens * n / max(1.0, timeout)
+            self.tokens_per_s = bound if self.tokens_per_s is None else min(self.tokens_per_s, bound)
+        return error
+
+    def _status_failure(self, e: Any, req: Attempt, ex: Exchange) -> Failure:
+        """An HTTP error: retried (``RETRY_STATUS``), answered (``http_errors.REFUSALS``, the
+        first that applies) or final."""
+        status = e.status_code
+        detail = http_errors.detail(e)
+        error = f"HTTP {status}: {detail[:300]}"
+        if status in RETRY_STATUS:
+            return Failure(error, "retry", http_errors.retry_after(e))
+        for refusal, m in http_errors.refusals(status, detail):
+            then = self._answer(refusal, m, detail, req, ex)
+            if then == "stop":  # the model is not served: the error says so
+                return Failure(f"{self.missing_model}: {detail[:200]}", "stop")
+            if then is not None:
+                return Failure(error, then)
+        return Failure(error, "stop")
+
+    def _answer(self, refusal: http_errors.Refusal, m: re.Match[str], detail: str, req: Attempt, ex: Exchange) -> Then | None:
+        """What the client does about a refusal (see ``Refusal.outcome``); None when it does
+        not apply to this request."""
+        outcome = refusal.outcome
+        if outcome == "text_tools" and req.tools:
+            with self._lock:
+                first = self.native_tools
+                self.native_tools = False
+                if first and self._fallback_reason is None:
+                    self._fallback_reason = detail[:300]
+                    ex.fallback = f"server refused native tool calls ({detail[:200]}); switched to text tools"
+            return "reshape"
+        if outcome == "no_format" and ex.response_format is not None:
+            ex.response_format, ex.format_dropped = None, True
+            with self._lock:
+                first = self.response_format_ok
+                self.response_format_ok = False
+            if first and ex.fallback is None:
+                ex.fallback = f"server refused response_format ({detail[:200]}); sent without it from now on"
+            return "reshape"
+        if outcome == "one_sample" and ex.n > 1:
+            ex.n = 1  # chat_many asks again for the missing samples
+            return "reshape"
+        if outcome == "not_served":
+            self._not_served(None)
+            return "stop"
+        if outcome == "context_length" and not ex.learned_ctx and self._set_context(int(m.group(1))):
+            ex.learned_ctx = True
+            return "again"
+        if outcome == "prompt_tokens" and not ex.recalibrated:
+            # our estimate was low: take the server's count and trim again
+            ex.recalibrated = True
+            with self._lock:
+                self.chars_per_token = min(self.chars_per_token, 0.95 * req.prompt_chars / max(1, int(m.group(1))))
+            return "again"
+        return None
+
+    def _wait_to_retry(self, ex: Exchange, retry_after: float | None, deadline: float | None) -> str | None:
+        """Sleep before the next retry (``RetryPolicy``); the final error when there is none."""
+        wait = RetryPolicy(self.config.max_retries, self.config.backoff_s).wait(ex.retries, retry_after, self._jitter)
+        if wait is None:
+            return ex.last_error
+        ex.retries += 1
+        left = seconds_left(deadline)
+        if left is not None and wait >= left - 1.0:
+            return f"{ex.last_error}; no time left in the budget for a retry"
+        self._sleep(min(wait, 60.0))
+        return None
 
     def _parse(
         self,
@@ -542,35 +556,3 @@ def _logprobs(choice: Any) -> tuple[tuple[int, ...] | None, tuple[float, ...] | 
         except ValueError:
             return None, values
     return tuple(ids), values
-
-
-def _detail(e: Any) -> str:
-    body = getattr(e, "body", None)
-    if isinstance(body, dict):
-        err = body.get("error", body)
-        if isinstance(err, dict) and err.get("message"):
-            return str(err["message"])
-        if isinstance(body.get("message"), str):
-            return body["message"]
-    try:
-        return e.response.text[:500]
-    except Exception:  # noqa: BLE001
-        return str(e)[:500]
-
-
-def _retry_after(e: Any) -> float | None:
-    try:
-        value = e.response.headers.get("retry-after")
-    except Exception:  # noqa: BLE001
-        return None
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        return None  # an HTTP date: use the backoff
-
-
-def _cause(e: BaseException) -> str:
-    inner = e.__cause__ or e.__context__
-    return f"{inner}" if inner is not None else str(e)
