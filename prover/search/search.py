@@ -9,6 +9,9 @@ When the queue is empty (or the expansion cap is hit) with budget left, a second
 the closers that timed out, with ``retry_factor`` times their timeout, cheapest node first.
 The first tactic-mode proof is re-checked by a fresh whole-file checker (``coqc``) before it
 is reported; a proof the checker rejects is recorded and the search goes on.
+The state of the search in one session (queue, failed pairs, counters, budget clock) is
+``frontier.SessionSearch``; what outlives a lost session (re-check costs, process-tree CPU, the
+sessions lost) is ``_Run``.
 
 Budget: ``SearchBudget.seconds`` bounds the time spent inside the session; attempts,
 expansions and depth are capped too. ``checker_seconds`` in the result counts session time
