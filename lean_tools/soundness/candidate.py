@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import dataclass
 
 from ..lean.parser import LEAN_COMMAND_START, LEAN_THEOREM_KEYWORDS
 from ..parsing import parse_source
@@ -56,13 +57,39 @@ from .shared_screens import skeleton
 from .verdict import Finding
 
 
+@dataclass(frozen=True, slots=True)
+class Span:
+    """``text[start:end]``: one unit of a file's prefix (rule 2), or a read-only query after the proof."""
+
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A unit with its text normalized (comments removed, whitespace collapsed), for comparison."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class HelperRun:
+    """Helper units the candidate placed between the problem's own units: ``text[start:end]``,
+    followed by the problem unit of index ``before``."""
+
+    start: int
+    end: int
+    before: int
+
+
 class CandidateSplit(Record):
     """What the candidate added, with where it starts (0-based offsets, 1-based lines).
 
     ``helpers``/``helpers_start``: the final helper run, after the problem's last unit before
-    the target (where the verifiers insert the reference statement). ``early_helpers``: (start,
-    end, index of the problem unit that follows) of helper runs the candidate placed between the
-    problem's own units.
+    the target (where the verifiers insert the reference statement). ``early_helpers``: the helper
+    runs the candidate placed between the problem's own units.
     """
 
     helpers: str
@@ -71,7 +98,7 @@ class CandidateSplit(Record):
     proof: str
     proof_line: int
     theorem: str
-    early_helpers: tuple[tuple[int, int, int], ...] = ()
+    early_helpers: tuple[HelperRun, ...] = ()
 
 
 class CandidateResult(Record):
@@ -84,19 +111,19 @@ class CandidateResult(Record):
         return self.split is not None and not self.findings
 
 
-def _units(text: str, end: int, language: Language) -> list[tuple[int, int]]:
-    """(start, end) of the units of ``text[:end]`` (see rule 2)."""
+def prefix_units(text: str, end: int, language: Language) -> list[Span]:
+    """The units of ``text[:end]`` (see rule 2)."""
     masked = mask(text[:end], language)
     if language == "rocq":
         sents = rocq_sentences(masked)
         rest_start = sents[-1].end if sents else 0
-        out = [(s.start, s.end) for s in sents]
+        out = [Span(s.start, s.end) for s in sents]
         if masked[rest_start:].strip():
-            out.append((rest_start, end))  # trailing text without a final period
+            out.append(Span(rest_start, end))  # trailing text without a final period
         return out
     starts = [m.start() for m in LEAN_COMMAND_START.finditer(masked)]
     bounds = [0, *[s for s in starts if s > 0], end]
-    return [(a, b) for a, b in itertools.pairwise(bounds) if b > a]
+    return [Span(a, b) for a, b in itertools.pairwise(bounds) if b > a]
 
 
 def _norm_keyword(prefix: str, language: Language) -> str:
@@ -141,23 +168,24 @@ class Alignment(Record):
     """End of the last problem unit before the target: the final helper run starts here."""
     helpers_end: int
     """Start of the target's ``... in`` modifier chain (or of the target): the final run ends here."""
-    early: tuple[tuple[int, int, int], ...] = ()
-    """Helper runs placed before a problem unit: (start, end, index of that problem unit)."""
-    tail_extras: tuple[tuple[int, int], ...] = ()
+    early: tuple[HelperRun, ...] = ()
+    """Helper runs placed before a problem unit."""
+    tail_extras: tuple[Span, ...] = ()
     """Units the candidate added to the target's ``in`` chain (safe ``set_option ... in`` only)."""
     error: str = ""
     error_rule: str = "candidate.preamble"
     error_line: int | None = None
 
 
-def _normalized_units(text: str, end: int, language: Language) -> list[tuple[int, int, str]]:
-    return [(a, b, n) for a, b in _units(text, end, language) if (n := normalize(text[a:b], language))]
+def _normalized_units(text: str, end: int, language: Language) -> list[Unit]:
+    """The units of ``text[:end]`` that hold more than comments, normalized."""
+    return [Unit(u.start, u.end, n) for u in prefix_units(text, end, language) if (n := normalize(text[u.start : u.end], language))]
 
 
-def _in_tail(units: list[tuple[int, int, str]], language: Language) -> int:
+def _in_tail(units: list[Unit], language: Language) -> int:
     """Index where the trailing run of Lean ``... in`` modifier units starts (len(units) if none)."""
     k = len(units)
-    while language == "lean" and k > 0 and _IN_UNIT.match(units[k - 1][2]):
+    while language == "lean" and k > 0 and _IN_UNIT.match(units[k - 1].text):
         k -= 1
     return k
 
@@ -176,52 +204,53 @@ def align(problem: SourceFile, candidate_text: str, cand: SourceFile) -> Alignme
     cu = _normalized_units(candidate_text, cand.decl_start, lang)
     p_tail, c_tail = _in_tail(pu, lang), _in_tail(cu, lang)
     prefix_end = 0  # end of the longest run of leading units equal to the problem's (for errors)
-    for (_a, b, n), (_pa, _pb, pn) in zip(cu, pu, strict=False):
-        if n != pn:
+    for c_unit, p_unit in zip(cu, pu, strict=False):
+        if c_unit.text != p_unit.text:
             break
-        prefix_end = b
+        prefix_end = c_unit.end
 
     def failed(error: str, line: int | None = None) -> Alignment:
         return Alignment(helpers_start=prefix_end, helpers_end=cand.decl_start, error=error, error_line=line)
 
-    want_tail = [n for _a, _b, n in pu[p_tail:]]
-    extras: list[tuple[int, int]] = []
+    want_tail = [u.text for u in pu[p_tail:]]
+    extras: list[Span] = []
     j = 0
-    for a, b, n in cu[c_tail:]:
+    for u in cu[c_tail:]:
+        n = u.text
         if j < len(want_tail) and n == want_tail[j]:
             j += 1
         elif (m := _SAFE_SETOPT_IN.fullmatch(n)) and SAFE_OPTION.fullmatch(" ".join(m.group("opt").split())):
-            extras.append((a, b))
+            extras.append(Span(u.start, u.end))
         else:
             bad = failed(
                 f"`{n[:80]}` directly before the theorem modifies its statement (only a resource-limit "
                 "`set_option ... in` may be added there)",
-                candidate_text.count("\n", 0, a) + 1,
+                candidate_text.count("\n", 0, u.start) + 1,
             )
             return bad.model_copy(update={"error_rule": "lean.set_option" if n.startswith("set_option") else "lean.command"})
     if j < len(want_tail):
         return failed(f"the problem's `{want_tail[j][:80]}` must stay directly before the theorem")
-    main_p = [n for _a, _b, n in pu[:p_tail]]
-    header_units = sum(1 for a, _b, _n in pu[:p_tail] if a < len(problem.header))
-    helpers_end = cu[c_tail][0] if c_tail < len(cu) else cand.decl_start
-    early: list[tuple[int, int, int]] = []
-    run: list[tuple[int, int]] = []
+    main_p = [u.text for u in pu[:p_tail]]
+    header_units = sum(1 for u in pu[:p_tail] if u.start < len(problem.header))
+    helpers_end = cu[c_tail].start if c_tail < len(cu) else cand.decl_start
+    early: list[HelperRun] = []
+    run: list[Unit] = []
     k, last_end = 0, 0
-    for a, b, n in cu[:c_tail]:
-        if k < len(main_p) and n == main_p[k]:
+    for u in cu[:c_tail]:
+        if k < len(main_p) and u.text == main_p[k]:
             if run:
                 if k < header_units:
                     return failed(
                         f"header differs from the problem's: expected `{main_p[k][:80]}`, found "
-                        f"`{normalize(candidate_text[run[0][0] : run[-1][1]], lang)[:80]}`",
-                        candidate_text.count("\n", 0, run[0][0]) + 1,
+                        f"`{normalize(candidate_text[run[0].start : run[-1].end], lang)[:80]}`",
+                        candidate_text.count("\n", 0, run[0].start) + 1,
                     )
-                early.append((run[0][0], run[-1][1], k))
+                early.append(HelperRun(run[0].start, run[-1].end, k))
                 run = []
             k += 1
-            last_end = b
+            last_end = u.end
         else:
-            run.append((a, b))
+            run.append(u)
     if k < len(main_p):
         found = normalize(candidate_text[last_end:helpers_end], lang)[:80] or "(nothing)"
         line = candidate_text.count("\n", 0, last_end) + 1
@@ -354,7 +383,7 @@ _LEAN_END_UNIT = re.compile(r"end(?:[ \t]+[^\W\d][\w'.]*)?\s*")
 _ROCQ_REQUIRE = re.compile(r"(?:From\s+\S+\s+)?Require(?![\w'])")
 
 
-def _suffix_without_readonly(suffix: str, language: Language) -> tuple[str, list[tuple[int, int]]]:
+def _suffix_without_readonly(suffix: str, language: Language) -> tuple[str, list[Span]]:
     """The normalized suffix without its read-only commands, and where those were. Lean: column-0
     ``#check``, ``#print``, ``#print axioms``, ``#reduce``, ``#synth`` (plus bare ``end [Name]``
     units, dropped unscreened: ``_LEAN_END_UNIT``). Rocq: sentences that are
@@ -366,11 +395,10 @@ def _suffix_without_readonly(suffix: str, language: Language) -> tuple[str, list
         masked = mask(suffix, "rocq")
         kept, dropped, pos = [], [], 0
         for sent in rocq_sentences(masked):
-            a, b = sent.start, sent.end
-            if readonly_sentence(masked[a:b]) is not None:
-                kept.append(suffix[pos:a])
-                dropped.append((a, b))
-                pos = b
+            if readonly_sentence(masked[sent.start : sent.end]) is not None:
+                kept.append(suffix[pos : sent.start])
+                dropped.append(Span(sent.start, sent.end))
+                pos = sent.end
         kept.append(suffix[pos:])
         return normalize("".join(kept), language), dropped
     masked = mask(suffix, "lean")
@@ -379,7 +407,7 @@ def _suffix_without_readonly(suffix: str, language: Language) -> tuple[str, list
     kept, dropped = [], []
     for a, b in itertools.pairwise(bounds):
         if _READONLY_UNIT.match(masked, a):
-            dropped.append((a, b))
+            dropped.append(Span(a, b))
         elif not _LEAN_END_UNIT.fullmatch(masked, a, b):
             kept.append(suffix[a:b])
     return normalize("".join(kept), language), dropped
@@ -410,7 +438,7 @@ def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> l
     findings: list[Finding] = []
     pu = _normalized_units(problem.text, problem.decl_start, lang)
     tail_ids = _identifiers(problem.statement + "\n" + problem.suffix, lang)
-    tail_ids |= _identifiers("\n".join(n for _a, _b, n in pu[_in_tail(pu, lang) :]), lang)
+    tail_ids |= _identifiers("\n".join(u.text for u in pu[_in_tail(pu, lang) :]), lang)
     if helpers.strip():
         findings += screen(
             helpers,
@@ -421,12 +449,13 @@ def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> l
             final=True,
         )
         findings += _shadowing(helpers, lang, tail_ids, helpers_line, "the statement")
-    for a, b, k in split.early_helpers:
-        run, line = text[a:b], text.count("\n", 0, a) + 1
-        later = _identifiers("\n".join(n for _a, _b, n in pu[k:]), lang) | tail_ids
+    for early in split.early_helpers:
+        k = early.before
+        run, line = text[early.start : early.end], text.count("\n", 0, early.start) + 1
+        later = _identifiers("\n".join(u.text for u in pu[k:]), lang) | tail_ids
         findings += screen(run, lang, role="helpers", line_offset=line - 1)
         findings += _shadowing(
-            run, lang, later, line, f"the problem's text after it (`{pu[k][2][:40]}` ...)" if k < len(pu) else "the statement"
+            run, lang, later, line, f"the problem's text after it (`{pu[k].text[:40]}` ...)" if k < len(pu) else "the statement"
         )
         if lang == "rocq":
             masked_run = mask(run, "rocq")
@@ -442,9 +471,9 @@ def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> l
                         )
                     )
     _suffix, readonly = _suffix_without_readonly(cand.suffix, lang)
-    for a, b in readonly:
-        at = cand.decl_end + a
-        chunk, line0 = text[at : cand.decl_end + b], text.count("\n", 0, at)
+    for span in readonly:
+        at = cand.decl_end + span.start
+        chunk, line0 = text[at : cand.decl_end + span.end], text.count("\n", 0, at)
         if lang == "rocq":
             findings += screen_rocq_readonly(chunk, line_offset=line0)
         else:

@@ -71,7 +71,7 @@ import secrets
 from ..source import SourceFile, mask, normalize
 from ..types import FileCheck, Message, Severity
 from .axioms import LEAN_AXIOMS
-from .candidate import CandidateSplit, _units, locate
+from .candidate import CandidateSplit, Span, locate, prefix_units
 from .verdict import Verdict, reject
 
 REFERENCE = "__prover_reference"
@@ -178,15 +178,15 @@ class ModuleText:
         return line - self.n_lines if line >= self.first_line + self.n_lines else line
 
 
-def _in_chain(text: str, end: int) -> list[tuple[int, int]]:
+def _in_chain(text: str, end: int) -> list[Span]:
     """The trailing units of ``text[:end]`` that end with the keyword ``in`` (``open X in``)."""
-    units = _units(text, end, "lean")
+    units = prefix_units(text, end, "lean")
     masked = mask(text[:end], "lean")
-    chain: list[tuple[int, int]] = []
-    for a, b in reversed(units):
-        if not _IN_UNIT.search(masked[a:b].strip()):
+    chain: list[Span] = []
+    for unit in reversed(units):
+        if not _IN_UNIT.search(masked[unit.start : unit.end].strip()):
             break
-        chain.insert(0, (a, b))
+        chain.insert(0, unit)
     return chain
 
 
@@ -195,16 +195,16 @@ def build_candidate_module(problem: SourceFile, candidate_text: str, helpers_sta
     ref_declared, _, _ = reference_names(problem, nonce)
     _, dot = _declared_name(problem)
     p_chain = _in_chain(problem.text, problem.decl_start)
-    chain_text = problem.text[p_chain[0][0] : problem.decl_start] if p_chain else ""
+    chain_text = problem.text[p_chain[0].start : problem.decl_start] if p_chain else ""
     at = helpers_start
     if p_chain:
         # The candidate's copy of the chain ends at helpers_start (all of it when the static
         # rules passed; a first part of it when a helper was wedged inside the chain).
         c_chain = _in_chain(candidate_text, helpers_start)
-        want = [normalize(problem.text[a:b], "lean") for a, b in p_chain]
+        want = [normalize(problem.text[u.start : u.end], "lean") for u in p_chain]
         for j in range(min(len(c_chain), len(want)), 0, -1):
-            if [normalize(candidate_text[a:b], "lean") for a, b in c_chain[-j:]] == want[:j]:
-                at = c_chain[-j][0]
+            if [normalize(candidate_text[u.start : u.end], "lean") for u in c_chain[-j:]] == want[:j]:
+                at = c_chain[-j].start
                 break
     if chain_text and not chain_text.endswith("\n"):
         chain_text += "\n"
