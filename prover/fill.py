@@ -114,7 +114,7 @@ def _problem_for(text: str, hole: Hole, path: str):
 
     problem = problem_from_text(hole_problem_text(text, hole), "rocq", theorem=hole.name, path=path, name=hole.qualified)
     partial = text[hole.script_start : hole.end_start].strip()
-    update = {"closers": closers(hole.scopes)}
+    update: dict[str, object] = {"closers": closers(hole.scopes), "in_project": True}
     if partial:
         update["declaration"] = problem.declaration.rstrip() + "\n" + partial
     return problem.model_copy(update=update)

@@ -52,9 +52,12 @@ class Problem(Record):
     proof: str = ""
     postamble: str = ""
     """Text after the theorem's proof (kept verbatim in candidates)."""
+    in_project: bool = False
+    """A hole of a project file: the built-in search's fresh checker compiles the file's own text
+    with ``closers`` after the proof and without any library the file does not load itself."""
     closers: str = ""
     """``End X.`` sentences closing the sections and modules open at the theorem (a hole of a
-    project file); the built-in search's fresh checker appends them to the files it compiles."""
+    project file)."""
     informal: str | None = None
     """A user-supplied informal proof (``--informal FILE`` or a benchmark field), if any."""
 
