@@ -116,10 +116,6 @@ def attribute_ok(body: str, *, in_scope: bool) -> bool:
     return bool(items)
 
 
-def _blank(text: str, a: int, b: int) -> str:
-    return text[:a] + "".join(c if c == "\n" else " " for c in text[a:b]) + text[b:]
-
-
 @dataclass(frozen=True)
 class _Scope:
     """A ``section``/``namespace`` the helpers opened."""

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from lean_tools.parsing import parse_source
-from lean_tools.source import ParseError, mask, normalize
+from lean_tools.assistant import assistant
+from lean_tools.parsing import declaration_names, declarations, parse_source
+from lean_tools.rocq.parser import rocq_sentences
+from lean_tools.source import ParseError, mask, normalize, segments
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
 """The benchmark files bundled with the project (miniF2F, PutnamBench)."""
@@ -180,6 +182,29 @@ def test_render_with_helpers_passes_the_candidate_rule():
     out = sl.render("by\n  exact h n m", helpers="theorem h (a b : ℕ) : a + b = b + a := by omega")
     assert check_candidate(sl, out).ok
     assert parse_source(out, "lean", theorem="t").proof == "by\n  exact h n m"
+
+
+def test_lexer_segments_and_rocq_sentences():
+    text = "theorem t : c = '\"' := by -- \"x\n  simp [/- a -/ f] \"s\""
+    found = [(text[s.start : s.end], s.kind) for s in segments(text, "lean") if s.kind != "code"]
+    assert found == [("'\"'", "char"), ('-- "x', "comment"), ("/- a -/", "comment"), ('"s"', "string")]
+    rocq = "Lemma x : True.\n  Proof. exact I...\nQed."
+    assert [rocq[s.start : s.end] for s in rocq_sentences(rocq)] == ["Lemma x : True.", "Proof.", "exact I...", "Qed."]
+
+
+def test_language_dispatch_agrees_with_each_parser():
+    texts = {
+        "lean": "theorem a : True := trivial\ntheorem b : True := sorry\n",
+        "rocq": "Lemma a : True.\nProof. exact I. Qed.\nLemma b : True.\nAdmitted.\n",
+    }
+    for name, text in texts.items():
+        pa = assistant(name)
+        sf = parse_source(text, name)  # type: ignore[arg-type]
+        assert sf == pa.parser.parse(text) == pa.parse(text) and sf.theorem_name == "b"
+        assert [d.name for d in declarations(text, name)] == declaration_names(text, name) == ["a", "b"]  # type: ignore[arg-type]
+    for listing in (declarations, declaration_names):
+        with pytest.raises(ParseError, match="unknown language"):
+            listing("x", "isabelle")  # type: ignore[arg-type]
 
 
 def test_enclosing_namespaces_and_modules():
