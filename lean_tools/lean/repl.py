@@ -47,7 +47,7 @@ import threading
 import time
 import tomllib
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -65,6 +65,9 @@ from ..types import (
 from . import protocol as P
 from . import versions
 from .process import Eof, ReplProcess
+
+if TYPE_CHECKING:
+    from .project import LeanProject
 
 log = logging.getLogger(__name__)
 INSTALL_HINT = versions.SETUP_HINT
@@ -157,11 +160,22 @@ class LeanReplSession:
         config: LeanReplConfig | None = None,
         limits: sandbox.Limits | None = None,
         default_timeout: float | None = None,
+        project: LeanProject | None = None,
     ):
+        """``project``: a user's Lake project (``lean_tools.lean.project``); the REPL then runs as
+        ``lake env <repl>`` in its root, and its ``lean-toolchain`` is checked before starting."""
         self.header = header
         self.config = config or LeanReplConfig()
         if default_timeout is not None:
             self.config = self.config.model_copy(update={"default_timeout": default_timeout})
+        self.project = project
+        self._repl_project: str | None = None
+        if project is not None:
+            from .project import repl_command  # imported here: project.py imports this module
+
+            cmd = repl_command(project, self.config)
+            self.config = self.config.model_copy(update={"repl_argv": cmd.argv, "cwd": cmd.cwd, "project_dir": project.root})
+            self._repl_project = cmd.repl_project
         self.limits = limits or sandbox.Limits(
             cpu_seconds=None,  # a session lives long; the per-request wall clock is the limit
             memory_bytes=self.config.memory_bytes,
@@ -223,6 +237,10 @@ class LeanReplSession:
         if not cwd.is_dir():
             raise NotInstalled(f"Lean project directory {cwd}", INSTALL_HINT)
         if self.config.check_versions:
+            if self.project is not None and self._repl_project is not None:
+                from .project import check_toolchain
+
+                check_toolchain(self.project, self._repl_project)
             versions.check(project)
         if self._home is None:
             self._home = tempfile.TemporaryDirectory(prefix="lean-repl-home-")
