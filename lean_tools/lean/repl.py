@@ -1,6 +1,7 @@
 """``LeanReplSession``: one long-lived Lean REPL process behind the ``ProofSession`` protocol.
 
-Process: ``lake env <repl>`` (``LeanReplConfig.repl_argv``) in ``lean_project/``, over pipes
+Process: ``lake env <repl>`` (``LeanReplConfig.repl_argv``) in ``lean_project/`` (in a user's
+Lake project root with ``project=``: ``lean_tools.lean.project``), over pipes
 (never a pty: a pty truncates lines over 4096 bytes), in its own process group with
 ``RLIMIT_AS`` (set by ``lean_tools.sandbox.spawn`` before the REPL runs), a scrubbed environment and a private HOME.
 stdout is read on a thread into a queue; stderr is drained on another thread into a tail.
@@ -47,7 +48,7 @@ import threading
 import time
 import tomllib
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -65,9 +66,7 @@ from ..types import (
 from . import protocol as P
 from . import versions
 from .process import Eof, ReplProcess
-
-if TYPE_CHECKING:
-    from .project import LeanProject
+from .project import LeanProject, check_toolchain, repl_command
 
 log = logging.getLogger(__name__)
 INSTALL_HINT = versions.SETUP_HINT
@@ -171,8 +170,6 @@ class LeanReplSession:
         self.project = project
         self._repl_project: str | None = None
         if project is not None:
-            from .project import repl_command  # imported here: project.py imports this module
-
             cmd = repl_command(project, self.config)
             self.config = self.config.model_copy(update={"repl_argv": cmd.argv, "cwd": cmd.cwd, "project_dir": project.root})
             self._repl_project = cmd.repl_project
@@ -238,8 +235,6 @@ class LeanReplSession:
             raise NotInstalled(f"Lean project directory {cwd}", INSTALL_HINT)
         if self.config.check_versions:
             if self.project is not None and self._repl_project is not None:
-                from .project import check_toolchain
-
                 check_toolchain(self.project, self._repl_project)
             versions.check(project)
         if self._home is None:
