@@ -330,6 +330,12 @@ def _position(masked: str, body: int, at: int) -> Literal["tactic", "term"]:
     return "tactic" if first_on_line and prev.group(0) not in _TERM_BEFORE else "term"
 
 
+def closers(scopes: tuple[Scope, ...]) -> str:
+    """The ``end`` commands that close ``scopes``, innermost first (a file cut after a hole's
+    declaration plus these is a whole file again)."""
+    return "".join(f"end {s.name}\n".replace(" \n", "\n") for s in reversed(scopes))
+
+
 def _by_script(proof: str) -> str | None:
     """The tactic script of a ``by ...`` proof (dedented), or None for a term."""
     m = re.match(r"by(?![\w'.!?])[ \t]*\n?", proof)

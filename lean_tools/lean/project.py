@@ -213,9 +213,11 @@ def repl_command(project: LeanProject, base: LeanReplConfig | None = None) -> Re
 
 
 def repl_config(project: LeanProject, base: LeanReplConfig | None = None) -> LeanReplConfig:
-    """``base`` changed to start the REPL for ``project`` (``repl_command``): its versions are
-    checked against the project's ``lean-toolchain`` and manifest. Call ``check_toolchain`` first
-    when the REPL comes from elsewhere (``LeanReplSession(project=...)`` does)."""
+    """``base`` with ``repl_argv``, ``cwd`` and ``project_dir`` set from ``repl_command``, for code
+    that builds sessions from a config alone (a pool). Such a session checks the project's
+    ``lean-toolchain`` and manifest, and the REPL's reported Lean version, when it starts; the
+    earlier ``check_toolchain`` against the REPL's build folder runs with
+    ``LeanReplSession(project=...)`` only."""
     from .repl import LeanReplConfig
 
     base = base or LeanReplConfig()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from lean_tools.lean import protocol as P
-from lean_tools.lean.holes import Scope, fill, find_holes, replacement
+from lean_tools.lean.holes import Scope, closers, fill, find_holes, replacement
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "lean_repl"
 
@@ -195,6 +195,14 @@ def test_instances_named_and_anonymous():
         "theorem «my thm» : True := sorry\n"
     )
     assert [h.label for h in find_holes(text)] == ["instFoo", "instance@2", "«my thm»"]
+
+
+def test_closers_end_every_open_scope():
+    text = "namespace A.B\nsection\nvariable (n : ℕ)\nsection S\nmutual\ntheorem t : n = n := sorry\n"
+    (hole,) = find_holes(text)
+    assert closers(hole.scopes) == "end\nend S\nend\nend B\nend A\n"
+    after = find_holes(text[: hole.decl_end] + "\n" + closers(hole.scopes) + "theorem u : True := sorry\n")
+    assert after[-1].qualified == "u" and after[-1].scopes == () and after[-1].variables == ()
 
 
 def test_fill_changes_only_the_hole_byte_for_byte():
