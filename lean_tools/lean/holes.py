@@ -83,7 +83,8 @@ class Hole(BaseModel):
     variables: tuple[str, ...] = ()
     """The ``variable`` commands in effect, as written (a trailing ``in`` dropped), outermost first."""
     decl_start: int
-    """Start of the declaration's keyword line (its modifiers included)."""
+    """Start of the declaration's command: its modifiers and one-line ``X ... in`` prefixes
+    included (an attribute on a line of its own is a command before it)."""
     decl_end: int
     """End of the declaration's text (trailing blank lines and comments excluded)."""
     body_start: int
