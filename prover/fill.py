@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -32,47 +32,7 @@ from lean_tools.rocq.project import RocqProject, activate
 
 from .config import ProverConfig
 from .errors import BadProblem
-
-HoleStatus = Literal["proved", "not_proved", "proved_assuming"]
-
-
-class HoleResult(BaseModel):
-    """What happened to one hole."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    name: str
-    """Qualified name (modules included; ``#admitN`` for the N-th ``admit.`` of a proof)."""
-    kind: Literal["admitted", "admit"]
-    status: HoleStatus
-    assumes: tuple[str, ...] = ()
-    """For ``proved_assuming``: the admitted lemmas the proof rests on."""
-    proof: str | None = None
-    """The tactic script written into the body (without the kept partial script)."""
-    closed_by: str | None = None
-    """Who found the proof: ``built-in search``, ``hammer``, ``agent``, ``cache``."""
-    reason: str = ""
-    seconds: float = 0.0
-    checker_cpu_s: float = 0.0
-
-
-class FillReport(BaseModel):
-    """The outcome of one ``fill_file``."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    file: str
-    project: RocqProject
-    holes: tuple[HoleResult, ...]
-    text: str
-    """The filled file (the original when nothing was filled)."""
-    verdict: str = ""
-    """The whole-file verdict in context, one line."""
-    allowed_axioms: tuple[str, ...] = ()
-    """Axioms the project itself declares, accepted in ``Print Assumptions`` besides the whitelist."""
-    stopped_by: str | None = None
-
-    @property
-    def all_proved(self) -> bool:
-        return bool(self.holes) and all(h.status == "proved" for h in self.holes)
+from .records import FillReport, HoleResult
 
 
 class FillRequest(BaseModel):
@@ -216,4 +176,12 @@ def fill_file(req: FillRequest, *, on_hole: Callable[[HoleResult], None] | None 
             results.append(res)
             if on_hole is not None:
                 on_hole(res)
-        return judge(req, text, results)
+        verdict = judge(req.text, text, results, req.project.root)
+    return FillReport(
+        file=req.path,
+        project=req.project,
+        holes=verdict.holes,
+        text=verdict.text,
+        verdict=verdict.summary,
+        allowed_axioms=verdict.allowed_axioms,
+    )

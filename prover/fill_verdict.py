@@ -27,14 +27,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lean_tools.rocq.holes import Hole, find_holes
 from lean_tools.rocq.parser import rocq_sentences
 from lean_tools.source import mask
+from lean_tools.types import Record
 
-if TYPE_CHECKING:
-    from .fill import FillReport, FillRequest, HoleResult
+from .records import HoleResult
 
 _TERMINATOR = re.compile(r"\A(?:[-+*{}\s]*)(Qed|Defined|Admitted|Abort|Save)\b")
 _MARK = "PROVER-ASSUMPTIONS-OF"
@@ -132,29 +131,37 @@ def classify(entries: Sequence[str], project: frozenset[str]) -> tuple[tuple[str
     return tuple(own), tuple(other)
 
 
-def judge(req: FillRequest, output: str, results: list[HoleResult]) -> FillReport:
-    """The report for ``output``: each proved hole re-judged in context (module docstring)."""
-    from .fill import FillReport
+class InContextVerdict(Record):
+    """The verdict on a filled file: the holes re-judged, the text to write, one summary line."""
 
+    holes: tuple[HoleResult, ...]
+    text: str
+    """The filled file, or the original when the filled one was rejected."""
+    summary: str
+    allowed_axioms: tuple[str, ...] = ()
+
+
+def judge(original: str, output: str, results: list[HoleResult], project_root: str | None) -> InContextVerdict:
+    """Each hole ``results`` calls proved, re-judged in ``output`` (module docstring)."""
     proved = {r.name for r in results if r.status == "proved"}
-    filled = [h for h in find_holes(req.text) if h.label in proved]
-    axioms = project_axioms(req.project.root, req.text)
-    def report(holes: list[HoleResult], text: str, verdict: str) -> FillReport:
-        allowed = tuple(sorted(axioms))
-        return FillReport(file=req.path, project=req.project, allowed_axioms=allowed, holes=tuple(holes), text=text, verdict=verdict)
+    filled = [h for h in find_holes(original) if h.label in proved]
+    allowed = project_axioms(project_root, original)
+
+    def verdict(holes: list[HoleResult], text: str, summary: str) -> InContextVerdict:
+        return InContextVerdict(holes=tuple(holes), text=text, summary=summary, allowed_axioms=tuple(sorted(allowed)))
 
     if not filled:
-        return report(results, req.text, "nothing filled")
-    failure = _static_failure(req.text, output, filled)
+        return verdict(results, original, "nothing filled")
+    failure = _static_failure(original, output, filled)
     if failure is None:
-        checked = _kernel(output, filled, axioms)
+        checked = _kernel(output, filled, allowed)
         if isinstance(checked, str):
             failure = checked
         else:
-            return report(_apply(results, checked), output, f"{len(filled)} filled; the file compiles in context")
+            return verdict(_apply(results, checked), output, f"{len(filled)} filled; the file compiles in context")
     why = {"status": "not_proved", "reason": f"rejected in context: {failure}"}
     rejected = [r.model_copy(update=why) if r.name in proved else r for r in results]
-    return report(rejected, req.text, f"rejected: {failure}")
+    return verdict(rejected, original, f"rejected: {failure}")
 
 
 def _static_failure(original: str, output: str, filled: list[Hole]) -> str | None:

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from lean_tools.rocq.project import RocqProject
 from lean_tools.types import Record
 
 # The sketch's own records live with the sketch layer; re-exported here with the others.
@@ -264,3 +265,42 @@ class TraceEvent(Record):
     @classmethod
     def now(cls, start: float, kind: str, **fields: Any) -> TraceEvent:
         return cls(t=round(time.monotonic() - start, 4), kind=kind, **fields)
+
+
+HoleStatus = Literal["proved", "not_proved", "proved_assuming"]
+
+
+class HoleResult(Record):
+    """What happened to one hole of a project file (``prover.fill``)."""
+
+    name: str
+    """Qualified name (modules included; ``#admitN`` for the N-th ``admit.`` of a proof)."""
+    kind: Literal["admitted", "admit"]
+    status: HoleStatus
+    assumes: tuple[str, ...] = ()
+    """For ``proved_assuming``: the admitted lemmas the proof rests on."""
+    proof: str | None = None
+    """The tactic script written into the body (without the kept partial script)."""
+    closed_by: str | None = None
+    """Who found the proof: ``built-in search``, ``hammer``, ``agent``, ``cache``."""
+    reason: str = ""
+    seconds: float = 0.0
+    checker_cpu_s: float = 0.0
+
+
+class FillReport(Record):
+    """The outcome of ``prover.fill.fill_file``: every chosen hole and the file as written."""
+
+    file: str
+    project: RocqProject
+    holes: tuple[HoleResult, ...]
+    text: str
+    """The filled file (the original when nothing was filled)."""
+    verdict: str = ""
+    """The whole-file verdict in context, one line."""
+    allowed_axioms: tuple[str, ...] = ()
+    """Axioms the project itself declares, accepted in ``Print Assumptions`` besides the whitelist."""
+
+    @property
+    def all_proved(self) -> bool:
+        return bool(self.holes) and all(h.status == "proved" for h in self.holes)

@@ -212,8 +212,10 @@ def fill(text: str, hole: Hole, script: str) -> str:
     end = "Defined." if hole.is_definition else "Qed."
     kept = text[hole.script_start : hole.end_start].rstrip()
     before = text[: hole.script_start]
+    line = text[text.rfind("\n", 0, hole.end_start) + 1 : hole.end_start]
+    margin = line[: len(line) - len(line.lstrip())]  # the terminator's indentation, kept for Qed
     sep = "" if not kept and before.endswith("\n") else "\n"
-    return before + kept + sep + _indent(script, "  ") + "\n" + end + text[hole.end_end :]
+    return before + kept + sep + _indent(script, margin + "  ") + "\n" + margin + end + text[hole.end_end :]
 
 
 def _indent(script: str, indent: str) -> str:

@@ -278,10 +278,8 @@ Admitted.
 
 
 def _judge(tmp_path: Path, fills: dict[str, str]):
-    from lean_tools.rocq.project import RocqProject
-    from prover.config import load_config
-    from prover.fill import FillRequest, HoleResult
     from prover.fill_verdict import judge
+    from prover.records import HoleResult
 
     text = JUDGED
     results = []
@@ -292,8 +290,7 @@ def _judge(tmp_path: Path, fills: dict[str, str]):
             results.append(HoleResult(name=h.label, kind=h.kind, status="proved", proof=fills[h.label]))
         else:
             results.append(HoleResult(name=h.label, kind=h.kind, status="not_proved"))
-    req = FillRequest(path=str(tmp_path / "J.v"), text=JUDGED, project=RocqProject(), config=load_config(None, env={}))
-    return judge(req, text, results)
+    return judge(JUDGED, text, results, None)
 
 
 @pytest.mark.rocq
