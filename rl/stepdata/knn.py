@@ -20,6 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -30,6 +31,10 @@ _TOKEN = re.compile(r"[A-Za-z_][\w'.]*[\w']|[A-Za-z_]|\d+|[^\w\s]+")
 _HYP_NAME = re.compile(r"^[^:]*?:(?!=)")
 
 
+Vote = Literal["nearest", "sum"]
+"""How the neighbours' tactics are ranked (``KnnIndex.suggest_goal``)."""
+
+
 class Suggestion(BaseModel):
     """One tactic proposed for a goal."""
 
@@ -37,9 +42,10 @@ class Suggestion(BaseModel):
 
     tactic: str
     score: float
-    """Cosine similarity (0..1) of the query goal to the nearest train goal that used ``tactic``."""
+    """``vote="nearest"``: cosine similarity (0..1) of the query to the nearest train goal that
+    used ``tactic``; ``vote="sum"``: the sum of the similarities of the neighbours that used it."""
     source_lemma: str
-    """The lemma of that nearest train goal."""
+    """The lemma of the nearest train goal that used ``tactic``."""
     source_file: str = ""
 
 
@@ -148,55 +154,65 @@ class KnnIndex:
             out[self.docs[a:b]] += (w / norm) * self.weights[a:b]
         return out
 
-    def suggest_goal(self, goal: Goal, k: int, neighbours: int = 64) -> list[Suggestion]:
-        """Up to ``k`` distinct tactics of the ``max(neighbours, 4k)`` nearest train goals."""
+    def suggest_goal(self, goal: Goal, k: int, *, vote: Vote = "sum", neighbours: int = 256) -> list[Suggestion]:
+        """Up to ``k`` distinct tactics of the ``max(neighbours, 4k)`` nearest train goals.
+
+        ``vote="nearest"``: a tactic scores the similarity of the nearest goal that used it, so
+        the nearest goal's tactic comes first. ``vote="sum"``: it scores the sum of the
+        similarities of all the neighbours that used it (a weighted vote; better held-out
+        accuracy, see ``docs/data.md``). ``score`` is that value; ties go to the nearer goal."""
         sims = self.scores(goal)
         m = min(len(sims), max(neighbours, 4 * k))
         if m == 0 or k < 1:
             return []
         top = np.argpartition(-sims, m - 1)[:m]
         top = top[np.argsort(-sims[top], kind="stable")]
-        best: dict[str, tuple[float, int, int]] = {}  # tactic -> (score, count, first neighbour)
+        best: dict[str, tuple[float, int]] = {}  # tactic -> (score, nearest neighbour using it)
         for d in top:
-            if sims[d] <= 0:
+            sim = float(sims[d])
+            if sim <= 0:
                 break
             tac = self.entries[d].tactic
-            score, count, first = best.get(tac, (float(sims[d]), 0, int(d)))
-            best[tac] = (score, count + 1, first)
-        ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], -kv[1][1]))[:k]
+            if tac not in best:
+                best[tac] = (sim, int(d))
+            elif vote == "sum":
+                best[tac] = (best[tac][0] + sim, best[tac][1])
+        ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], -sims[kv[1][1]]))[:k]
         return [Suggestion(tactic=t, score=round(s, 4), source_lemma=self.entries[f].lemma,
-                           source_file=self.entries[f].file) for t, (s, _, f) in ranked]
+                           source_file=self.entries[f].file) for t, (s, f) in ranked]
 
-    def suggest(self, goal_text: str, k: int = 5) -> list[Suggestion]:
-        """Tactics for a goal as Rocq prints it (hypotheses, ``====``, conclusion)."""
-        return self.suggest_goal(goal_from_text(goal_text), k)
+    def suggest(self, goal_text: str, k: int = 5, others: int = 0, *, vote: Vote = "sum") -> list[Suggestion]:
+        """Tactics for a goal as Rocq prints it (hypotheses, ``====``, conclusion; the first entry
+        of ``TacticOutcome.goals``), ``others`` being how many more goals are focused."""
+        return self.suggest_goal(goal_from_text(goal_text, others=others), k, vote=vote)
 
 
 def evaluate(index: KnnIndex, valid: Path, k: int = 5) -> dict:
-    """Held-out exact-match accuracy (top-1, top-k) of ``index`` on the steps of ``valid``, and of
-    the baseline that always proposes the ``k`` most frequent train tactics."""
+    """Held-out exact-match accuracy (top-1, top-k) of ``index`` on the steps of ``valid`` under
+    both votes, and of the baseline that always proposes the ``k`` most frequent train tactics.
+    ``*_top1_name``: the first suggestion has the right tactic name (first word) only."""
     steps = [s for s in read_jsonl(valid) if not s.goals_before.closed]
     frequent = [t for t, _ in Counter(e.tactic for e in index.entries).most_common(k)]
-    hit1 = hitk = head1 = base1 = basek = 0
+    hits: Counter[str] = Counter()
     for s in steps:
-        tacs = [x.tactic for x in index.suggest_goal(s.goals_before, k)]
-        hit1 += bool(tacs) and tacs[0] == s.tactic
-        hitk += s.tactic in tacs
-        head1 += bool(tacs) and _head(tacs[0]) == _head(s.tactic)
-        base1 += bool(frequent) and frequent[0] == s.tactic
-        basek += s.tactic in frequent
+        got: dict[str, bool] = {}  # one verdict per key (``top1`` and ``top{k}`` are one key when k == 1)
+        for vote in ("nearest", "sum"):
+            tacs = [x.tactic for x in index.suggest_goal(s.goals_before, k, vote=vote)]
+            got[f"knn_{vote}_top1"] = bool(tacs) and tacs[0] == s.tactic
+            got[f"knn_{vote}_top{k}"] = s.tactic in tacs
+            got[f"knn_{vote}_top1_name"] = bool(tacs) and _head(tacs[0]) == _head(s.tactic)
+        got["frequent_top1"] = bool(frequent) and frequent[0] == s.tactic
+        got[f"frequent_top{k}"] = s.tactic in frequent
+        got["frequent_top1_name"] = bool(frequent) and _head(frequent[0]) == _head(s.tactic)
+        hits.update(key for key, hit in got.items() if hit)
     n = len(steps) or 1
-    return {
-        "valid_steps": len(steps), "train_steps": len(index), "k": k,
-        "knn_top1": round(hit1 / n, 4), f"knn_top{k}": round(hitk / n, 4),
-        "knn_top1_same_tactic_name": round(head1 / n, 4),
-        "frequent_top1": round(base1 / n, 4), f"frequent_top{k}": round(basek / n, 4),
-        "frequent_tactics": frequent,
-    }
+    keys = dict.fromkeys([f"knn_{v}_{m}" for v in ("nearest", "sum") for m in ("top1", f"top{k}", "top1_name")]
+                         + ["frequent_top1", f"frequent_top{k}", "frequent_top1_name"])
+    return {"valid_steps": len(steps), "train_steps": len(index), "k": k,
+            **{key: round(hits[key] / n, 4) for key in keys}, "frequent_tactics": frequent}
 
 
 def _head(tactic: str) -> str:
     """The first word of a tactic (``rewrite`` of ``rewrite H.``)."""
     m = _TOKEN.match(tactic)
     return m.group(0) if m else tactic
-

@@ -102,24 +102,33 @@ def _tiny_index() -> KnnIndex:
     ])
 
 
-def test_knn_returns_the_tactic_of_the_nearest_goal_first(tmp_path: Path) -> None:
+@pytest.mark.parametrize("vote", ["nearest", "sum"])
+def test_knn_returns_the_tactic_of_the_nearest_goal_first(vote: str, tmp_path: Path) -> None:
     index = _tiny_index()
-    got = index.suggest("  l : list nat\n  ============================\n  rev (rev (rev l)) = rev l", 3)
+    got = index.suggest("  l : list nat\n  ============================\n  rev (rev (rev l)) = rev l", 3, vote=vote)
     assert got[0].tactic == "induction l; simpl; auto." and got[0].source_lemma == "revrev"
     assert len({s.tactic for s in got}) == len(got)  # each tactic once
     assert [s.score for s in got] == sorted((s.score for s in got), reverse=True)
-    assert index.suggest("  y : nat\n  ============================\n  y = y", 1)[0].tactic == "reflexivity."
+    assert index.suggest("  y : nat\n  ============================\n  y = y", 1, vote=vote)[0].tactic == "reflexivity."
     index.save(tmp_path / "knn")
     again = KnnIndex.load(tmp_path / "knn")
-    assert again.suggest("n + 0 = n", 2) == index.suggest("n + 0 = n", 2)
-    assert index.suggest("zzz_unknown_token", 3) == []
+    assert again.suggest("n + 0 = n", 2, vote=vote) == index.suggest("n + 0 = n", 2, vote=vote)
+    assert index.suggest("zzz_unknown_token", 3, vote=vote) == []
+
+
+def test_knn_sum_vote_adds_the_neighbours_up() -> None:
+    index = KnnIndex.build([_step("a b c d", "t1."), _step("a b c e", "t2."), _step("a b c f", "t2.")])
+    query = Goal(conclusion="a b c d")
+    assert index.suggest_goal(query, 2, vote="nearest")[0].tactic == "t1."
+    sums = index.suggest_goal(Goal(conclusion="a b c"), 2, vote="sum")
+    assert [s.tactic for s in sums] == ["t2.", "t1."] and sums[0].score > sums[1].score
 
 
 def test_knn_evaluate_counts_exact_matches(tmp_path: Path) -> None:
     write_jsonl(tmp_path / "valid.jsonl", [_step("x = x", "reflexivity.", hyps=("x : nat",), split="valid"),
                                             _step("True /\\ True", "split.", split="valid")])
     got = evaluate(_tiny_index(), tmp_path / "valid.jsonl", k=5)
-    assert got["valid_steps"] == 2 and got["knn_top1"] == 0.5 and got["knn_top5"] == 0.5
+    assert got["valid_steps"] == 2 and got["knn_nearest_top1"] == 0.5 and got["knn_nearest_top5"] == 0.5
     assert got["frequent_tactics"][0] == "induction l; simpl; auto." and got["frequent_top1"] == 0.0
 
 
@@ -183,3 +192,14 @@ def test_build_resumes_and_stops_a_file_at_its_error(tmp_path: Path) -> None:
     assert (bad.status, bad.proofs, bad.steps) == ("failed", 1, 1) and bad.reason.startswith("line 4:")
     again = replay_library(config, "stdlib", tmp_path / "coq", lambda r: seen.append(r.file))
     assert len(seen) == 2 and again == first  # nothing replayed twice
+
+
+def test_cli_index_eval_and_suggest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_jsonl(tmp_path / "train.jsonl", [_step("x = x", "reflexivity.", hyps=("x : nat",)), _step("True", "exact I.")])
+    write_jsonl(tmp_path / "valid.jsonl", [_step("y = y", "reflexivity.", hyps=("y : nat",), split="valid")])
+    (tmp_path / "goal.txt").write_text("  z : nat\n  ============================\n  z = z\n")
+    assert cli.main(["index", "--data", str(tmp_path)]) == 0
+    assert cli.main(["eval", "--data", str(tmp_path), "--k", "1"]) == 0
+    assert '"knn_sum_top1": 1.0' in capsys.readouterr().out
+    assert cli.main(["suggest", str(tmp_path / "goal.txt"), "--data", str(tmp_path), "--k", "1"]) == 0
+    assert "reflexivity." in capsys.readouterr().out
