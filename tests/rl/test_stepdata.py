@@ -10,12 +10,12 @@ import pytest
 from benchmarks.library_split import is_held_out
 from rl.stepdata import cli
 from rl.stepdata.build import BuildConfig, library_files, library_root, replay_library, split_of
-from rl.stepdata.knn import KnnIndex, evaluate
+from rl.stepdata.knn import KnnIndex, Vote, evaluate
 from rl.stepdata.replay import parse_show, pieces, replay_file
-from rl.stepdata.schema import Goal, Step, dedup, goal_from_text, read_jsonl, write_jsonl
+from rl.stepdata.schema import Goal, Split, Step, dedup, goal_from_text, read_jsonl, write_jsonl
 
 
-def _step(conclusion: str, tactic: str, *, hyps: tuple[str, ...] = (), lemma: str = "l", split: str = "train") -> Step:
+def _step(conclusion: str, tactic: str, *, hyps: tuple[str, ...] = (), lemma: str = "l", split: Split = "train") -> Step:
     return Step(library="stdlib", licence="LGPL-2.1-only", file="A/B.v", lemma=lemma, index=0,
                 goals_before=Goal(hypotheses=hyps, conclusion=conclusion), tactic=tactic,
                 goals_after=Goal(), split=split)
@@ -103,7 +103,7 @@ def _tiny_index() -> KnnIndex:
 
 
 @pytest.mark.parametrize("vote", ["nearest", "sum"])
-def test_knn_returns_the_tactic_of_the_nearest_goal_first(vote: str, tmp_path: Path) -> None:
+def test_knn_returns_the_tactic_of_the_nearest_goal_first(vote: Vote, tmp_path: Path) -> None:
     index = _tiny_index()
     got = index.suggest("  l : list nat\n  ============================\n  rev (rev (rev l)) = rev l", 3, vote=vote)
     assert got[0].tactic == "induction l; simpl; auto." and got[0].source_lemma == "revrev"
