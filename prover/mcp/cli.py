@@ -3,6 +3,7 @@
     prover-mcp                              # stdio (what coding agents spawn)
     prover-mcp --transport http --port 8765 # streamable HTTP at http://127.0.0.1:8765/mcp
     prover-mcp --root ~/problems            # also accept paths under ~/problems as `problem`
+    prover-mcp --root ~/myproj              # and serve fill_holes on the .v files of that project
 
 Options: ``--config FILE`` (a prover TOML config; its ``model`` section drives ``prove``),
 ``--sessions N`` (warm proof-assistant sessions shared by all calls, default 2),
@@ -48,23 +49,44 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, OSError) as e:
         print(f"prover-mcp: {e}", file=sys.stderr)
         return 2
+    try:
+        project = _root_project(args.root, config)
+    except ValueError as e:
+        print(f"prover-mcp: {e}", file=sys.stderr)
+        return 2
+    from lean_tools.rocq.project import activate
+
     from . import reaper
     from .server import ToolHost, build_server
 
     host = ToolHost(config, root=args.root, sessions=args.sessions, max_call_s=args.max_call, default_call_s=args.call_timeout)
     server = build_server(host)
     watchdog = reaper.start()
+
     try:
-        if args.transport == "stdio":
-            server.run("stdio")
-        else:
-            server.run("streamable-http", host=args.host, port=args.port)
+        with activate(project):  # every Rocq process the tools start sees the root project's load path
+            if args.transport == "stdio":
+                server.run("stdio")
+            else:
+                server.run("streamable-http", host=args.host, port=args.port)
     except KeyboardInterrupt:
         pass
     finally:
         host.close()
         reaper.stop(watchdog)
     return 0
+
+
+def _root_project(root: str | None, config):
+    """The Rocq project at ``root`` (its ``_CoqProject`` or dune theory, plus the config's
+    ``project.flags``); None without a root. Raises ``ValueError`` (``ProjectError``) for a bad one."""
+    if root is None:
+        return None
+    from pathlib import Path
+
+    from lean_tools.rocq.project import find_project
+
+    return find_project(Path(root) / "_", config.project.flags, base=Path(root))
 
 
 if __name__ == "__main__":

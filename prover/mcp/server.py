@@ -54,6 +54,8 @@ from prover.tools import (
 )
 from prover.trace import Trace
 
+from .project_tools import register_project
+
 Language = Literal["rocq", "lean"]
 MAX_PROBLEM_CHARS = 1_000_000
 
@@ -263,6 +265,7 @@ def register(mcp: MCPServer, host: ToolHost) -> None:
     _register_automation(mcp, host)
     _register_verdict(mcp, host)
     _register_resources(mcp, host)
+    register_project(mcp, host)
 
 
 def _call(host: ToolHost, tool: str, where: _Where, fn: Callable[[tools.Target], Any], default_s: float | None = None) -> Any:
