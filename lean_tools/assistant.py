@@ -89,7 +89,9 @@ class ProofAssistant(ABC):
         """A whole-file checker (fresh sandboxed process per file)."""
 
     @abstractmethod
-    def kernel_verdict(self, problem: SourceFile, candidate_text: str, split: CandidateSplit, *, timeout: float) -> Verdict:
+    def kernel_verdict(
+        self, problem: SourceFile, candidate_text: str, split: CandidateSplit, *, timeout: float, assumed: frozenset[str] = frozenset()
+    ) -> Verdict:
         """The proof-assistant stage of ``lean_tools.soundness.verify`` on a candidate that passed
         the static rules (``split`` is their analysis). Raises ``NotInstalled``."""
 
@@ -225,11 +227,13 @@ class Rocq(ProofAssistant):
 
         return RocqChecker(**kwargs)
 
-    def kernel_verdict(self, problem: SourceFile, candidate_text: str, split: CandidateSplit, *, timeout: float) -> Verdict:
+    def kernel_verdict(
+        self, problem: SourceFile, candidate_text: str, split: CandidateSplit, *, timeout: float, assumed: frozenset[str] = frozenset()
+    ) -> Verdict:
         """``rocq_verify.verify_rocq``: coqc, ``constr_eq`` statement check, ``Print Assumptions``."""
         from .soundness.rocq_verify import verify_rocq
 
-        return verify_rocq(problem, candidate_text, split, timeout=timeout)
+        return verify_rocq(problem, candidate_text, split, timeout=timeout, assumed=assumed)
 
     def missing(self) -> str | None:
         if shutil.which("coqtop") is None or shutil.which("coqc") is None:
@@ -346,7 +350,9 @@ class Lean(ProofAssistant):
 
         return LeanChecker(**kwargs)
 
-    def kernel_verdict(self, problem: SourceFile, candidate_text: str, split: CandidateSplit, *, timeout: float) -> Verdict:
+    def kernel_verdict(
+        self, problem: SourceFile, candidate_text: str, split: CandidateSplit, *, timeout: float, assumed: frozenset[str] = frozenset()
+    ) -> Verdict:
         """``lean_verify.verify_lean``, which locates the helpers again itself (leniently), as
         it always has; ``split`` is not passed on."""
         from .soundness.lean_verify import verify_lean

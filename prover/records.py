@@ -59,6 +59,9 @@ class Problem(Record):
     closers: str = ""
     """``End X.`` sentences closing the sections and modules open at the theorem (a hole of a
     project file)."""
+    assumed: tuple[str, ...] = ()
+    """Earlier holes of a project file, still ``Admitted``, that a proof may rest on: the verdict
+    accepts them, and the fill reports such a proof as ``proved_assuming`` them."""
     informal: str | None = None
     """A user-supplied informal proof (``--informal FILE`` or a benchmark field), if any."""
 

@@ -274,7 +274,13 @@ class Workspace:
         p = self.problem
         allowed = frozenset(self.config.prover.allowed_requires)  # Rocq helpers' Require; Lean ignores it
         v = verify(
-            p.text, candidate, p.language, theorem=p.theorem_name, timeout=self.config.prover.verify_timeout_s, allowed_requires=allowed
+            p.text,
+            candidate,
+            p.language,
+            theorem=p.theorem_name,
+            timeout=self.config.prover.verify_timeout_s,
+            allowed_requires=allowed,
+            assumed=frozenset(p.assumed),
         )
         cpu = float(getattr(v, "cpu_seconds", 0.0) or getattr(v, "wall_seconds", 0.0) or 0.0)
         self.budget.charge_check(cpu, attempt=False)

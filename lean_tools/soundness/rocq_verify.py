@@ -139,7 +139,7 @@ def _compile_rejection(
     return None
 
 
-def _query_verdict(problem: SourceFile, q: RunResult, nonce: str) -> Verdict:
+def _query_verdict(problem: SourceFile, q: RunResult, nonce: str, assumed: frozenset[str] = frozenset()) -> Verdict:
     """The verdict from the query step: the ``constr_eq`` statement check, then the assumptions."""
     name = problem.theorem_name
     out = q.stdout
@@ -160,7 +160,7 @@ def _query_verdict(problem: SourceFile, q: RunResult, nonce: str) -> Verdict:
         return reject("axioms", "could not read Print Assumptions output", "rocq", name, output=out[-2000:])
     masked = mask(problem.text[: problem.decl_start], "rocq")
     params = rocq_declared_parameters([masked[s.start : s.end] for s in rocq_sentences(masked)])
-    bad = rocq_unexpected(report, MODULE, params)
+    bad = rocq_unexpected(report, MODULE, params | assumed)
     axioms = [entry_name(e) or e for e in report.entries]
     if bad:
         return reject(
@@ -186,8 +186,10 @@ def verify_rocq(
     split: CandidateSplit,
     *,
     timeout: float = 120.0,
+    assumed: frozenset[str] = frozenset(),
 ) -> Verdict:
-    """Compile and query. Raises ``NotInstalled`` when coqc is missing."""
+    """Compile and query. Raises ``NotInstalled`` when coqc is missing. ``assumed``: admitted
+    lemmas of the problem text the proof may rest on (``verify``)."""
     name = problem.theorem_name
     module_text = build_candidate_module(problem, candidate_text, split)
     nonce = secrets.token_hex(8)
@@ -199,7 +201,8 @@ def verify_rocq(
         [f"{MODULE}.v", "Query.v"],
         timeout=timeout,
     )
-    v = _compile_rejection(results, module_text, candidate_text, split, name, timeout) or _query_verdict(problem, results[1], nonce)
+    rejected = _compile_rejection(results, module_text, candidate_text, split, name, timeout)
+    v = rejected or _query_verdict(problem, results[1], nonce, assumed)
     cpu = sum(r.cpu_seconds for r in results)
     wall = sum(r.wall_seconds for r in results)
     return v.model_copy(update={"cpu_seconds": cpu, "wall_seconds": wall})

@@ -88,6 +88,7 @@ def verify(
     static_only: bool = False,
     skip_static: bool = False,
     allowed_requires: frozenset[str] | set[str] | tuple[str, ...] = frozenset(),
+    assumed: frozenset[str] = frozenset(),
 ) -> Verdict:
     """Whether ``candidate_text`` proves ``problem_text``'s theorem.
 
@@ -98,6 +99,9 @@ def verify(
     ``allowed_requires`` (Rocq): modules a helper may ``Require`` beyond the problem's header,
     e.g. ``{"Lra", "Lia", "Psatz"}`` for miniF2F statements that import only ``Reals``; the
     elaborated-statement check and ``Print Assumptions`` still apply. Default: none.
+    ``assumed`` (Rocq): names (qualified within the file) of lemmas the problem text leaves
+    ``Admitted`` that the proof may rest on: a hole of a project file, whose caller reports such a
+    proof as proved only assuming them. Default: none, so an admitted lemma is a rejection.
     Raises ``BadProblem`` (problem unparsable) and ``NotInstalled`` (no proof assistant).
     """
     t0 = time.monotonic()
@@ -132,4 +136,4 @@ def verify(
                 theorem=problem.theorem_name,
             )
         split = res.split
-    return assistant(language).kernel_verdict(problem, candidate_text, split, timeout=timeout)
+    return assistant(language).kernel_verdict(problem, candidate_text, split, timeout=timeout, assumed=assumed)
