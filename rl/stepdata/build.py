@@ -20,6 +20,7 @@ import subprocess
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -40,6 +41,7 @@ class BuildConfig(BaseModel):
     out: Path = Path("data/steps")
     step_timeout: float = Field(default=60.0, gt=0)
     file_timeout: float = Field(default=600.0, gt=0)
+    jobs: int = Field(default=1, ge=1, description="files replayed at once (one coqtop each)")
 
 
 def coq_lib_dir() -> Path:
@@ -84,22 +86,33 @@ def _paths(out: Path, library: str, relpath: str) -> tuple[Path, Path]:
 
 def replay_library(config: BuildConfig, library: Library, lib_dir: Path,
                    progress: Callable[[FileResult], None] = lambda r: None) -> list[FileResult]:
-    """Replay the files of one library not replayed yet; return every file's result (old and new)."""
+    """Replay the files of one library not replayed yet (``config.jobs`` coqtops at once); return
+    every file's result (old and new) in path order."""
     root = library_root(library, lib_dir)
-    results: list[FileResult] = []
+    done: dict[str, FileResult] = {}
+    todo: list[str] = []
     for rel in library_files(root, config.limit_files):
-        steps_path, result_path = _paths(config.out, library, rel)
+        result_path = _paths(config.out, library, rel)[1]
         if result_path.exists():
-            results.append(FileResult.model_validate_json(result_path.read_text(encoding="utf-8")))
-            continue
+            done[rel] = FileResult.model_validate_json(result_path.read_text(encoding="utf-8"))
+        else:
+            todo.append(rel)
+
+    def one(rel: str) -> FileResult:
+        steps_path, result_path = _paths(config.out, library, rel)
         rc = ReplayConfig(step_timeout=config.step_timeout, file_timeout=config.file_timeout,
                           extra_args=coqtop_args(library, rel))
         result, steps = replay_file(root / rel, library, rel, split_of(library, rel), rc)
         write_jsonl(steps_path, steps)
         result_path.write_text(result.model_dump_json(indent=1) + "\n", encoding="utf-8")  # last: marks done
-        results.append(result)
-        progress(result)
-    return results
+        return result
+
+    # threads suffice: the work is in the coqtop processes, each thread drives its own
+    with ThreadPoolExecutor(max_workers=config.jobs) as pool:
+        for rel, result in zip(todo, pool.map(one, todo)):
+            done[rel] = result
+            progress(result)
+    return [done[rel] for rel in sorted(done)]
 
 
 def merge(out: Path, results: Sequence[FileResult]) -> dict[str, int]:

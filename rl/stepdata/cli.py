@@ -1,6 +1,6 @@
 """``prover-data``: build the step dataset, build the k-NN index, measure it.
 
-    prover-data build [--libraries stdlib stdpp] [--limit-files N] [--out data/steps]
+    prover-data build [--libraries stdlib stdpp] [--limit-files N] [--out data/steps] [--jobs N]
     prover-data index [--data data/steps]            # k-NN index over train.jsonl -> data/steps/knn/
     prover-data eval  [--data data/steps] [--k 5]    # held-out top-1/top-k of the k-NN and a baseline
     prover-data suggest GOAL_FILE [--data data/steps] [--k 5]
@@ -23,6 +23,7 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--out", type=Path, default=Path("data/steps"))
     b.add_argument("--step-timeout", type=float, default=60.0, help="seconds per sentence")
     b.add_argument("--file-timeout", type=float, default=600.0, help="seconds per file")
+    b.add_argument("--jobs", type=int, default=1, help="files replayed at once, one coqtop each")
     for name, text in (("index", "build the k-NN index over train.jsonl"),
                        ("eval", "held-out accuracy of the k-NN on valid.jsonl, with a frequency baseline")):
         s = sub.add_parser(name, help=text)
@@ -57,7 +58,7 @@ def _run(args: argparse.Namespace) -> int:
         from .build import BuildConfig, build
 
         cfg = BuildConfig(libraries=tuple(args.libraries), limit_files=args.limit_files, out=args.out,
-                          step_timeout=args.step_timeout, file_timeout=args.file_timeout)
+                          step_timeout=args.step_timeout, file_timeout=args.file_timeout, jobs=args.jobs)
         figures = build(cfg, _progress)
         print(json.dumps({k: v for k, v in figures.items() if k != "not_ok"}, indent=1))
         return 0

@@ -12,7 +12,7 @@ from rl.stepdata import cli
 from rl.stepdata.build import BuildConfig, library_files, library_root, replay_library, split_of
 from rl.stepdata.knn import KnnIndex, Vote, evaluate
 from rl.stepdata.replay import parse_show, pieces, replay_file
-from rl.stepdata.schema import Goal, Split, Step, dedup, goal_from_text, read_jsonl, write_jsonl
+from rl.stepdata.schema import LICENCES, Goal, Split, Step, dedup, goal_from_text, read_jsonl, write_jsonl
 
 
 def _step(conclusion: str, tactic: str, *, hyps: tuple[str, ...] = (), lemma: str = "l", split: Split = "train") -> Step:
@@ -184,7 +184,7 @@ def test_build_resumes_and_stops_a_file_at_its_error(tmp_path: Path) -> None:
     (root / "A").mkdir(parents=True)
     (root / "A" / "good.v").write_text(TINY_V)
     (root / "A" / "bad.v").write_text("Lemma t : True.\nProof. exact I. Qed.\nLemma u : False.\nProof. exact I. Qed.\n")
-    config = BuildConfig(libraries=("stdlib",), out=tmp_path / "out")
+    config = BuildConfig(libraries=("stdlib",), out=tmp_path / "out", jobs=2)
     seen: list[str] = []
     first = replay_library(config, "stdlib", tmp_path / "coq", lambda r: seen.append(r.file))
     assert sorted(seen) == ["A/bad.v", "A/good.v"]
@@ -192,6 +192,7 @@ def test_build_resumes_and_stops_a_file_at_its_error(tmp_path: Path) -> None:
     assert (bad.status, bad.proofs, bad.steps) == ("failed", 1, 1) and bad.reason.startswith("line 4:")
     again = replay_library(config, "stdlib", tmp_path / "coq", lambda r: seen.append(r.file))
     assert len(seen) == 2 and again == first  # nothing replayed twice
+    assert [r.file for r in first] == ["A/bad.v", "A/good.v"]
 
 
 def test_cli_index_eval_and_suggest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -203,3 +204,13 @@ def test_cli_index_eval_and_suggest(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert '"knn_sum_top1": 1.0' in capsys.readouterr().out
     assert cli.main(["suggest", str(tmp_path / "goal.txt"), "--data", str(tmp_path), "--k", "1"]) == 0
     assert "reflexivity." in capsys.readouterr().out
+
+
+def test_committed_sample_obeys_the_split_and_licences() -> None:
+    """The 20-row sample of a real build (``tests/data/stepdata``) reads back, and each row's split
+    and licence follow from its library and file."""
+    rows = list(read_jsonl(Path(__file__).parents[1] / "data" / "stepdata" / "sample.jsonl"))
+    assert len(rows) == 20 and {r.library for r in rows} == {"stdlib", "stdpp"}
+    for r in rows:
+        assert r.split == split_of(r.library, r.file) and r.licence == LICENCES[r.library]
+        assert r.source == "human" and not r.goals_before.closed
