@@ -46,12 +46,14 @@ def sentence_spans(masked: str) -> list[tuple[int, int]]:
         out.append((s.start, s.end) if hasattr(s, "start") else (s[0], s[1]))  # type: ignore[index,unused-ignore]
     return out
 
+
 _PROMPT = re.compile(r"<prompt>(?P<name>\S*) < \d+ \|.*?</prompt>")
 _INFOMSG = re.compile(r"<infomsg>.*?</infomsg>", re.S)
 _HEAD = re.compile(r"^(\d+) (?:focused )?goals?(?: \(shelved: \d+\))?(?: \(ID \d+\))?\s*$", re.M)
 _OTHER_GOAL = re.compile(r"\n\s*goal \d+(?: \(ID \d+\))? is:\n")
 _ERROR = re.compile(r"^Error:\s*(.*)$", re.M)
-_STRUCT = re.compile(r"(?:[-+*]+|\{(?!\|)|\}|(?:\d+|\[[^\]\s]+\])\s*:\s*\{(?!\|))(?=\s|$|[^-+*])")
+_STRUCT = re.compile(r"[-+*]+|\{(?!\|)|\}|(?:\d+|\[[^\]\s]+\])\s*:\s*\{(?!\|)")
+"""A bullet, a brace, or a selector-brace at the start of a sentence (``{|`` opens a record, not a goal)."""
 _CLOSE_KEEP = re.compile(r"(?:Qed|Defined|Save)\b")
 _PROOF_TERM = re.compile(r"Proof\s+(?!using\b|with\b)\S")
 """``Proof term.`` must follow its statement directly: coqtop refuses it after any other sentence."""
