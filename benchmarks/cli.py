@@ -67,7 +67,8 @@ def _parser() -> argparse.ArgumentParser:
         selection(sp)
         sp.add_argument("--k", type=int, default=1, help="attempts (seeds) per problem")
         if name == "run":
-            sp.add_argument("--timeout", type=float, default=60.0, help="per-attempt budget in seconds (default 60)")
+            sp.add_argument("--timeout", type=float, default=None,
+                            help="per-attempt budget in seconds (default 60; with --preset: the preset's own budget)")
         else:
             sp.add_argument("--budgets", required=True, help="comma-separated per-attempt budgets in seconds")
         sp.add_argument("--config", help="prover config TOML (default: built-in defaults)")
@@ -236,11 +237,12 @@ def cmd_run(args) -> int:
     if args.k < 1 or args.workers < 1:
         raise UsageError("--k and --workers must be at least 1")
     budgets = [args.timeout] if args.cmd == "run" else _budgets(args.budgets)
-    if any(b <= 0 for b in budgets):
+    if any(b is not None and b <= 0 for b in budgets):
         raise UsageError("budgets must be positive")
     from .attempt_contract import attempt_identity
     from .runner import DEFAULT_ATTEMPT, code_version, resolve_attempt_fn
 
+    preset = None
     if args.preset:
         from .presets import get_preset
 
@@ -251,6 +253,7 @@ def cmd_run(args) -> int:
         except KeyError as e:
             raise UsageError(str(e.args[0])) from None
         config, stem, attempt_fn = preset.config, preset.name, preset.attempt_fn
+        budgets = [b if b is not None else float(config.get("budget", {}).get("seconds", 60.0)) for b in budgets]
     else:
         config, stem = _load_config(args.config)
         attempt_fn = args.attempt_fn or DEFAULT_ATTEMPT
@@ -267,9 +270,19 @@ def cmd_run(args) -> int:
         print(f"{suite.name} (version {version}): {len(ok)} problems to run, {len(bad)} excluded by validation "
               f"(not run, not counted)", flush=True)
         excluded = [{"problem": p.id, "status": v.status, "reason": v.reason[:500]} for p, v in bad]
-        for b in budgets:
-            _run_one(args, db, suite, version, ok, b, config, stem, attempt_fn, excluded, code, ident)
+        for budget in budgets:
+            b = 60.0 if budget is None else budget
+            _run_one(args, db, suite, version, ok, b, _budgeted(preset, config, b), stem, attempt_fn, excluded, code, ident)
     return 0
+
+
+def _budgeted(preset, config: dict, seconds: float) -> dict:
+    """A preset's config with its budget set to ``seconds`` when that differs from its own."""
+    if preset is None or seconds == preset.config.get("budget", {}).get("seconds"):
+        return config
+    from .presets import with_budget
+
+    return with_budget(preset, seconds)
 
 
 def _budgets(text: str) -> list[float]:

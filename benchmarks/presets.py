@@ -99,6 +99,17 @@ register(Preset(
 ))
 
 
+def with_budget(preset: Preset, seconds: float) -> dict:
+    """The preset's config with its budget set to ``seconds`` (``--timeout``): a preset chooses
+    what runs, the command how long. The search's ``seconds`` keep the preset's clock (coqtop CPU
+    for ``default``, wall time for ``baseline`` and ``hammer``); ``hammer``'s own call gets all
+    but 5 s of it."""
+    config = {**preset.config, "budget": {**preset.config.get("budget", {}), "seconds": float(seconds)}}
+    if config["budget"].get("hammer") == "only":
+        config["budget"]["hammer_seconds"] = max(5.0, float(seconds) - 5.0)
+    return config
+
+
 class _HardLimit(Exception):
     pass
 

@@ -121,7 +121,7 @@ def test_default_preset_run_records_code_version_config_seed_and_exclusions(tmp_
 
 def test_version_1_database_is_upgraded_when_written_and_read_as_is(tmp_path):
     v1 = tmp_path / "v1.db"
-    shutil.copy(ROOT / "results" / "minif2f_rocq_valid_sweep.db", v1)
+    shutil.copy(ROOT / "tests" / "data" / "benchmarks" / "schema_v1.db", v1)  # a results database of schema version 1
     with sqlite3.connect(v1) as c:
         assert c.execute("SELECT value FROM meta WHERE key='version'").fetchone()[0] == "1"
     from benchmarks import analysis
@@ -133,3 +133,14 @@ def test_version_1_database_is_upgraded_when_written_and_read_as_is(tmp_path):
         assert c.execute("SELECT value FROM meta WHERE key='version'").fetchone()[0] == str(SCHEMA_VERSION)
         row = c.execute("SELECT code_version, excluded, shuffle_seed FROM runs").fetchone()
     assert row == ("", "[]", None)
+
+
+def test_a_timeout_sets_the_preset_budget_and_keeps_what_runs():
+    from benchmarks.presets import get_preset, with_budget
+
+    default = with_budget(get_preset("default"), 30)
+    assert default["budget"]["seconds"] == 30.0 and default["budget"]["clock"] == "cpu"
+    assert default["table"] == "default" and default["session"] == get_preset("default").config["session"]
+    hammer = with_budget(get_preset("hammer"), 30)
+    assert hammer["budget"]["hammer"] == "only" and hammer["budget"]["hammer_seconds"] == 25.0
+    assert get_preset("default").config["budget"]["seconds"] == 5.0  # the registry itself is unchanged
