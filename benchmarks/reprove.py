@@ -25,7 +25,7 @@ the next one is taken.
 
 Data (``benchmarks/data/reprove/``): ``dev.jsonl``, ``test.jsonl`` hold references (library,
 file, offsets, flags, the source file's sha256), not file texts; the text is rebuilt from the
-installed source at load time, and a source whose sha256 changed is a ``SuiteError``.
+installed source when the suite is loaded, and a source whose sha256 changed is a ``SuiteError``.
 ``exclusions.jsonl``: every lemma of the pooled files that cannot be a problem, with its reason.
 """
 
@@ -55,7 +55,7 @@ TEST_SIZE = 150
 SPLIT_NAMES = ("dev", "test")
 DATA_SUBDIR = "reprove"
 COQLIB = "{coqlib}"
-"""Placeholder for ``$(coqc -where)`` in stored flags, expanded at load time."""
+"""Placeholder for ``$(coqc -where)`` in stored flags, expanded when the suite is loaded."""
 
 
 class _Record(BaseModel):
@@ -432,7 +432,7 @@ class Reprove(Taskset):
     installed sources (module docstring). Problems carry ``flags`` and ``reference``."""
 
     def __init__(self, data_dir: Path, split: str, where: Path | None = None):
-        """``where``: the Rocq installation (default ``$(coqc -where)``, asked at load time)."""
+        """``where``: the Rocq installation (default ``$(coqc -where)``, asked when the suite is loaded)."""
         if split not in SPLIT_NAMES:
             raise SuiteError(f"unknown reprove split {split!r} (expected one of {', '.join(SPLIT_NAMES)})")
         self.data_dir, self.split, self.where = Path(data_dir), split, where
