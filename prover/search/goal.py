@@ -231,6 +231,28 @@ def header_fixpoints(header: str) -> tuple[Fixpoint, ...]:
     return tuple(out)
 
 
+_EQUATION_LEMMA = re.compile(
+    r"(?:^|(?<=\.))\s*(?:Lemma|Theorem|Fact|Remark|Corollary|Proposition)\s+([A-Za-z_][\w']*)([^.]*?):(?P<stmt>[^.]*?)\.(?=\s)",
+    re.S,
+)
+
+
+def header_equations(header: str, keep: int = 8) -> tuple[str, ...]:
+    """Names of the header's own lemmas that state an unconditional equation (``Lemma
+    sum_app : forall l m, sum (l ++ m) = sum l + sum m.``), nearest last; at most ``keep``. They
+    are rewrite rules for the steps of an induction, as the library's equations are. Read from
+    the text with comments removed; a statement with ``->``, ``<->``, ``/\\`` or ``\\/`` is not one."""
+    from lean_tools.source import strip_comments
+
+    names = []
+    for m in _EQUATION_LEMMA.finditer(strip_comments(header, "rocq")):
+        stmt = m.group("stmt")
+        body = re.sub(r"^\s*forall\b[^,]*,", "", stmt.strip())
+        if "=" in body and not re.search(r"->|<->|/\\|\\/|<>|<=|>=", body) and body.count("=") == 1:
+            names.append(m.group(1))
+    return tuple(dict.fromkeys(names))[-keep:]
+
+
 @dataclass(frozen=True)
 class ProblemContext:
     """What the search knows about the problem beyond the goal text."""
@@ -249,6 +271,8 @@ class ProblemContext:
     predicates: tuple[str, ...] = ()
     """The header's inductive predicates (``Inductive ev : nat -> Prop``): ``induction H`` on a
     hypothesis of one of them (``induction-pred``)."""
+    equations: tuple[str, ...] = ()
+    """The header's own equational lemmas (``header_equations``): rewrite rules for induction steps."""
     absent_tactics: tuple[str, ...] = ()
     """Closing tactics the session does not know (``ring`` comes with ``Arith`` or ``Reals``,
     ``field`` with ``Reals``, neither with the table's imports): ``solve_any`` leaves them out,
@@ -274,6 +298,7 @@ class ProblemContext:
             inductives=header_inductives(header),
             fixpoints=header_fixpoints(header),
             predicates=header_predicates(header),
+            equations=header_equations(header),
         )
 
 

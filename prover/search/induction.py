@@ -147,6 +147,13 @@ def structural_induction(f: Focus, limit: int = 2) -> list[Candidate]:
             split = f"repeat (match goal with |- context [if ?c then _ else _] => destruct c end; {step_unfold})"
             tac = f"induction {v}; {step_unfold}; {ih}; {split}; {ih}; {fin}"
             out.append(Candidate(tactic=tac, kind="close", timeout=3, tag="induction-if"))
+        local = list(ctx.equations)
+        if local:
+            # the file's own equations about its functions (``sum (l ++ m) = ...``), each tried once
+            # where it applies: the step case of a statement built on an earlier lemma of the file
+            rw = "; ".join(f"try rewrite {n} in *" for n in local)
+            tac = f"induction {v}; {step_unfold}; {rw}; {step_unfold}; {ih}; {fin}"
+            out.append(Candidate(tactic=tac, kind="close", timeout=3, tag="induction-local-eq"))
         if head == "list" and re.search(r"\+\+|\b(?:length|rev|map)\b", g.concl):
             # a Fixpoint built from `++`: the step case meets the IH once the library's equations
             # about `++` (`length (l ++ m)`, `l ++ []`, associativity) are rewritten
