@@ -160,8 +160,18 @@ def test_assembled_candidates_pass_the_static_soundness_rules(language, path):
 def test_bundled_examples_load():
     from prover_testlib import ROOT
 
-    files = sorted((ROOT / "examples").rglob("*.v")) + sorted((ROOT / "examples").rglob("*.lean"))
+    files = sorted((ROOT / "examples" / "rocq").glob("*.v")) + sorted((ROOT / "examples" / "lean").glob("*.lean"))
     assert len(files) >= 6
     for f in files:
         p = load_problem(f)
         assert p.theorem_name and p.declaration.strip()
+
+
+def test_the_example_project_has_its_holes():
+    from prover_testlib import ROOT
+
+    from lean_tools.rocq.holes import find_holes
+
+    holes = find_holes((ROOT / "examples" / "project" / "theories" / "Holes.v").read_text(encoding="utf-8"))
+    assert [h.label for h in holes] == ["k_pos", "twice_k_ge", "Sums.sum_to_closed", "twice_mono"]
+    assert find_holes((ROOT / "examples" / "project" / "theories" / "Defs.v").read_text(encoding="utf-8")) == []

@@ -10,8 +10,6 @@ licence allows (see the corpus README for attribution).
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 from soundness_suite import CORPUS, load
 
