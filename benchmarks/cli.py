@@ -330,12 +330,15 @@ def cmd_table(args) -> int:
 
 
 def cmd_reprove(args) -> int:
-    from .reprove import build_command
+    from .reprove import ReproveError, build_command
 
     if args.workers < 1 or args.timeout <= 0:
         raise UsageError("--workers must be at least 1 and --timeout positive")
-    return build_command(out=args.out, workers=args.workers, timeout=args.timeout, cache=args.cache,
-                         use_cache=not args.no_cache)
+    try:
+        return build_command(out=args.out, workers=args.workers, timeout=args.timeout, cache=args.cache,
+                             use_cache=not args.no_cache)
+    except ReproveError as e:
+        raise UsageError(str(e)) from None
 
 
 def main(argv: list[str] | None = None) -> int:

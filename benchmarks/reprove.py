@@ -25,7 +25,7 @@ the next one is taken.
 
 Data (``benchmarks/data/reprove/``): ``dev.jsonl``, ``test.jsonl`` hold references (library,
 file, offsets, flags, the source file's sha256), not file texts; the text is rebuilt from the
-installed source when the suite is loaded, and a source whose sha256 changed is a ``SuiteError``.
+installed source when the suite is loaded, and a source whose sha256 changed is a ``ReproveError``.
 ``exclusions.jsonl``: every lemma of the pooled files that cannot be a problem, with its reason.
 """
 
@@ -47,7 +47,6 @@ from pydantic import BaseModel, ConfigDict
 from .library_split import DEVELOPMENT_LIBRARIES, is_held_out
 from .problem import BenchProblem
 from .reprove_cut import LemmaSite, Scope, cut_text, scan_file
-from .suites import SuiteError, Taskset
 
 SEED = 20261202
 DEV_SIZE = 100
@@ -56,6 +55,10 @@ SPLIT_NAMES = ("dev", "test")
 DATA_SUBDIR = "reprove"
 COQLIB = "{coqlib}"
 """Placeholder for ``$(coqc -where)`` in stored flags, expanded when the suite is loaded."""
+
+
+class ReproveError(ValueError):
+    """Missing or stale data (a split file, an installed source that changed), or no Rocq."""
 
 
 class _Record(BaseModel):
@@ -123,10 +126,10 @@ class Candidate:
 
 @cache_fn
 def coqlib() -> Path:
-    """``$(coqc -where)``; ``SuiteError`` when coqc is missing."""
+    """``$(coqc -where)``; ``ReproveError`` when coqc is missing."""
     coqc = shutil.which("coqc")
     if coqc is None:
-        raise SuiteError("the reprove suites need Rocq (coqc not found; run `prover-setup rocq`)")
+        raise ReproveError("the reprove suites need Rocq (coqc not found; run `prover-setup rocq`)")
     out = subprocess.run([coqc, "-where"], capture_output=True, text=True, timeout=30, check=False)
     return Path(out.stdout.strip())
 
@@ -402,24 +405,24 @@ def build(out_dir: Path, *, workers: int = 2, timeout: float = 300.0, sizes: dic
 
 def read_entries(path: Path) -> list[ReproveEntry]:
     if not path.is_file():
-        raise SuiteError(f"missing data file {path} (build it with `prover-bench reprove build`)")
+        raise ReproveError(f"missing data file {path} (build it with `prover-bench reprove build`)")
     try:
         return [ReproveEntry.model_validate_json(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     except ValueError as e:
-        raise SuiteError(f"{path}: not a reprove split file: {str(e).splitlines()[0]}") from None
+        raise ReproveError(f"{path}: not a reprove split file: {str(e).splitlines()[0]}") from None
 
 
 def problem_text(entry: ReproveEntry, where: Path) -> str:
-    """The cut file of ``entry``, rebuilt from the installed source; ``SuiteError`` when the
+    """The cut file of ``entry``, rebuilt from the installed source; ``ReproveError`` when the
     source is missing or is not the file the split was built from (sha256)."""
     lib = next((x for x in installed_libraries(where) if x.name == entry.library), None)
     path = (lib.root / entry.relpath) if lib else where / entry.library / entry.relpath
     if lib is None or not path.is_file():
-        raise SuiteError(f"{entry.name}: source {path} is not installed (library {entry.library}); "
+        raise ReproveError(f"{entry.name}: source {path} is not installed (library {entry.library}); "
                          "the reprove suites need the Rocq library sources the split was built from")
     raw = path.read_bytes()
     if hashlib.sha256(raw).hexdigest() != entry.source_sha256:
-        raise SuiteError(f"{entry.name}: {path} differs from the file the split was built from (sha256 changed: "
+        raise ReproveError(f"{entry.name}: {path} differs from the file the split was built from (sha256 changed: "
                          "another version of the library is installed); rebuild with `prover-bench reprove build`")
     scopes = tuple(Scope("section", s) for s in entry.scopes)
     site = LemmaSite(name=entry.lemma, module_path=(), decl_start=entry.decl_start, statement_end=entry.statement_end,
@@ -427,27 +430,20 @@ def problem_text(entry: ReproveEntry, where: Path) -> str:
     return cut_text(raw.decode("utf-8"), site)
 
 
-class Reprove(Taskset):
-    """``reprove-dev`` / ``reprove-test``: the stored split, each problem's text rebuilt from the
-    installed sources (module docstring). Problems carry ``flags`` and ``reference``."""
-
-    def __init__(self, data_dir: Path, split: str, where: Path | None = None):
-        """``where``: the Rocq installation (default ``$(coqc -where)``, asked when the suite is loaded)."""
-        if split not in SPLIT_NAMES:
-            raise SuiteError(f"unknown reprove split {split!r} (expected one of {', '.join(SPLIT_NAMES)})")
-        self.data_dir, self.split, self.where = Path(data_dir), split, where
-        self.name = f"reprove-{split}"
-
-    def load(self) -> Iterator[BenchProblem]:
-        rel = f"{DATA_SUBDIR}/{self.split}.jsonl"
-        entries = read_entries(self.data_dir / rel)
-        where = self.where or coqlib()
-        for e in entries:
-            yield BenchProblem(
-                suite=self.name, name=e.name, language="rocq", text=problem_text(e, where), theorem=e.lemma,
-                split=self.split, tags=(e.library,), source=f"{e.library}:{e.relpath}",
-                flags=expand_flags(e.flags, where), reference=e.reference,
-            )
+def load_problems(data_dir: Path, split: str, suite: str, where: Path | None = None) -> Iterator[BenchProblem]:
+    """The problems of the stored ``split`` under ``data_dir/reprove``, each text rebuilt from the
+    installed sources (``where``: the Rocq installation, default ``$(coqc -where)``). Problems
+    carry ``flags`` and ``reference``. Raises ``ReproveError`` for missing or stale data."""
+    if split not in SPLIT_NAMES:
+        raise ReproveError(f"unknown reprove split {split!r} (expected one of {', '.join(SPLIT_NAMES)})")
+    entries = read_entries(Path(data_dir) / DATA_SUBDIR / f"{split}.jsonl")
+    where = where or coqlib()
+    for e in entries:
+        yield BenchProblem(
+            suite=suite, name=e.name, language="rocq", text=problem_text(e, where), theorem=e.lemma,
+            split=split, tags=(e.library,), source=f"{e.library}:{e.relpath}",
+            flags=expand_flags(e.flags, where), reference=e.reference,
+        )
 
 
 DEFAULT_CACHE = Path("~/.cache/agentic-prover/reprove-validation.jsonl")
@@ -455,9 +451,7 @@ DEFAULT_CACHE = Path("~/.cache/agentic-prover/reprove-validation.jsonl")
 
 def build_command(*, out: str | None, workers: int, timeout: float, cache: str | None, use_cache: bool) -> int:
     """``prover-bench reprove build``: ``build`` with progress lines and a summary."""
-    from .suites import BUNDLED_DATA
-
-    out_dir = Path(out).expanduser() if out else BUNDLED_DATA / DATA_SUBDIR
+    out_dir = Path(out).expanduser() if out else Path(__file__).resolve().parent / "data" / DATA_SUBDIR
     cache_path = Path(cache or DEFAULT_CACHE).expanduser() if use_cache else None
     n = [0]
 

@@ -295,6 +295,24 @@ class Folder(Taskset):
             )
 
 
+class Reprove(Taskset):
+    """``reprove-dev`` / ``reprove-test`` (``benchmarks.reprove``): the stored split, each text
+    rebuilt from the installed Rocq sources when loaded."""
+
+    def __init__(self, data_dir: Path, split: str, where: Path | None = None):
+        """``where``: the Rocq installation (default ``$(coqc -where)``, asked by ``load``)."""
+        self.data_dir, self.split, self.where = Path(data_dir), split, where
+        self.name = f"reprove-{split}"
+
+    def load(self) -> Iterator[BenchProblem]:
+        from .reprove import ReproveError, load_problems
+
+        try:
+            yield from load_problems(self.data_dir, self.split, self.name, self.where)
+        except ReproveError as e:
+            raise SuiteError(str(e)) from None
+
+
 SUITES = ("putnam-coq", "putnam-lean", "minif2f-rocq", "minif2f-lean4", "imo-lean", "imo-rocq", "reprove-dev",
           "reprove-test")
 
@@ -316,8 +334,6 @@ def get_suite(name: str, data_dir: str | os.PathLike | None = None, split: str |
         raise SuiteError(f"--split applies only to miniF2F suites, not {name}")
     data = resolve_data_dir(data_dir)
     if name.startswith("reprove-"):
-        from .reprove import Reprove
-
         return Reprove(data, name.removeprefix("reprove-"))
     if name == "putnam-coq":
         return PutnamBench(data, "rocq")

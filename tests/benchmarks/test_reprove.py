@@ -11,7 +11,7 @@ import pytest
 from benchmarks import reprove
 from benchmarks.library_split import is_held_out
 from benchmarks.reprove_cut import cut_text, scan_file
-from benchmarks.suites import SuiteError, get_suite
+from benchmarks.suites import Reprove, SuiteError, get_suite
 from lean_tools.soundness.reprove_checks import (
     check_reprove,
     library_reason,
@@ -187,14 +187,14 @@ def test_sample_order_does_not_depend_on_listing_order(fake_install: Path):
 def test_suite_rebuilds_texts_and_detects_a_changed_source(fake_install: Path, tmp_path: Path):
     data = tmp_path / "data"
     reprove.build(data / "reprove", sizes={"dev": 3, "test": 4}, validator=_reject_some, where=fake_install)
-    probs = list(reprove.Reprove(data, "test", where=fake_install).load())
+    probs = list(Reprove(data, "test", where=fake_install).load())
     assert len(probs) == 4 and all(p.suite == "reprove-test" for p in probs)
     small = next(p for p in probs if p.tags == ("Small",))
     assert small.text.endswith("Proof.\nAdmitted.\nEnd Z.\n") and small.reference == f"Small.One.{small.theorem}"
     assert small.flags == ("-R", f"{fake_install}/user-contrib/Small", "Small")
     (fake_install / "user-contrib/Small/One.v").write_text("Section Z.\n" + _lemmas("o", 3) + "End Z.\n")
     with pytest.raises(SuiteError, match="sha256 changed"):
-        list(reprove.Reprove(data, "test", where=fake_install).load())
+        list(Reprove(data, "test", where=fake_install).load())
 
 
 def test_suites_are_registered_and_missing_data_is_a_clear_error(tmp_path: Path):
