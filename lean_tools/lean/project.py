@@ -5,7 +5,7 @@
 and reads its ``lean-toolchain`` and ``lake-manifest.json`` (``LeanProject``). None when no
 folder up the tree has a lakefile.
 
-``repl_command(project, base)`` is ``lake env <repl-binary>`` with the project root as working
+``lean_tools.lean.repl.repl_command(project, base)`` is ``lake env <repl-binary>`` with the project root as working
 directory: ``lake env`` puts the project's own build (``.lake/build/lib``) and every dependency's
 ``.olean`` files on ``LEAN_PATH``, so ``import MyProject.Foo`` and ``import Mathlib`` resolve the
 way they do in the user's editor. The REPL binary is the project's own (its ``REPL`` package,
@@ -26,17 +26,12 @@ built fails to import, and the REPL says so); ``packagesDir`` other than the man
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
 from ..types import VersionMismatch
 from . import versions
-
-if TYPE_CHECKING:
-    from .repl import LeanReplConfig
 
 LAKEFILES = ("lakefile.lean", "lakefile.toml")
 """Lake's configuration files, in the order Lake prefers them."""
@@ -186,43 +181,6 @@ def own_repl_binary(project: LeanProject) -> Path | None:
     folder = Path(project.root) / (pkg.dir if pkg.type == "path" and pkg.dir else Path(project.packages_dir) / pkg.name)
     binary = (folder / _REPL_BINARY).resolve()
     return binary if binary.is_file() else None
-
-
-def _absolute_args(args: Sequence[str], base: Path) -> tuple[str, ...]:
-    """``args`` with each relative path (an argument with a ``/`` that is not an option) made
-    absolute against ``base``, so it names the same file from another working folder."""
-    return tuple(str(base / a) if "/" in a and not a.startswith("-") and not Path(a).is_absolute() else a for a in args)
-
-
-def repl_command(project: LeanProject, base: LeanReplConfig | None = None) -> ReplCommand:
-    """``lake env <repl>`` in ``project.root``. ``<repl>`` is the project's own REPL when built
-    (``own_repl_binary``), else ``base.repl_argv`` without its leading ``lake env`` (the installed
-    REPL by default), its relative paths made absolute against ``base``'s working folder."""
-    from .repl import LeanReplConfig
-
-    base = base or LeanReplConfig()
-    own = own_repl_binary(project)
-    if own is not None:
-        return ReplCommand(argv=("lake", "env", str(own)), cwd=project.root, repl_project=project.root)
-    installed = base.resolved_project_dir().resolve()
-    base_cwd = Path(base.cwd).resolve() if base.cwd else installed
-    rest = list(base.repl_argv)
-    if len(rest) >= 2 and Path(rest[0]).name == "lake" and rest[1] == "env":
-        rest = rest[2:]
-    return ReplCommand(argv=("lake", "env", *_absolute_args(rest, base_cwd)), cwd=project.root, repl_project=str(installed))
-
-
-def repl_config(project: LeanProject, base: LeanReplConfig | None = None) -> LeanReplConfig:
-    """``base`` with ``repl_argv``, ``cwd`` and ``project_dir`` set from ``repl_command``, for code
-    that builds sessions from a config alone (a pool). Such a session checks the project's
-    ``lean-toolchain`` and manifest, and the REPL's reported Lean version, when it starts; the
-    earlier ``check_toolchain`` against the REPL's build folder runs with
-    ``LeanReplSession(project=...)`` only."""
-    from .repl import LeanReplConfig
-
-    base = base or LeanReplConfig()
-    cmd = repl_command(project, base)
-    return base.model_copy(update={"repl_argv": cmd.argv, "cwd": cmd.cwd, "project_dir": project.root})
 
 
 def check_toolchain(project: LeanProject, repl_project: str | Path) -> None:

@@ -47,6 +47,7 @@ import tempfile
 import threading
 import time
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -66,7 +67,7 @@ from ..types import (
 from . import protocol as P
 from . import versions
 from .process import Eof, ReplProcess
-from .project import LeanProject, check_toolchain, repl_command
+from .project import LeanProject, ReplCommand, check_toolchain, own_repl_binary
 
 log = logging.getLogger(__name__)
 INSTALL_HINT = versions.SETUP_HINT
@@ -465,3 +466,36 @@ def _first_error(e: ValidationError) -> str:
 def dump_replay_log(session: LeanReplSession) -> str:
     """The replay log as JSON lines (for debugging a diverging replay)."""
     return "\n".join(json.dumps({"request": r.to_json_dict(), key: v}) for r, (key, v) in session._log)
+
+
+def _absolute_args(args: Sequence[str], base: Path) -> tuple[str, ...]:
+    """``args`` with each relative path (an argument with a ``/`` that is not an option) made
+    absolute against ``base``, so it names the same file from another working folder."""
+    return tuple(str(base / a) if "/" in a and not a.startswith("-") and not Path(a).is_absolute() else a for a in args)
+
+
+def repl_command(project: LeanProject, base: LeanReplConfig | None = None) -> ReplCommand:
+    """``lake env <repl>`` in ``project.root``. ``<repl>`` is the project's own REPL when built
+    (``own_repl_binary``), else ``base.repl_argv`` without its leading ``lake env`` (the installed
+    REPL by default), its relative paths made absolute against ``base``'s working folder."""
+    base = base or LeanReplConfig()
+    own = own_repl_binary(project)
+    if own is not None:
+        return ReplCommand(argv=("lake", "env", str(own)), cwd=project.root, repl_project=project.root)
+    installed = base.resolved_project_dir().resolve()
+    base_cwd = Path(base.cwd).resolve() if base.cwd else installed
+    rest = list(base.repl_argv)
+    if len(rest) >= 2 and Path(rest[0]).name == "lake" and rest[1] == "env":
+        rest = rest[2:]
+    return ReplCommand(argv=("lake", "env", *_absolute_args(rest, base_cwd)), cwd=project.root, repl_project=str(installed))
+
+
+def repl_config(project: LeanProject, base: LeanReplConfig | None = None) -> LeanReplConfig:
+    """``base`` with ``repl_argv``, ``cwd`` and ``project_dir`` set from ``repl_command``, for code
+    that builds sessions from a config alone (a pool). Such a session checks the project's
+    ``lean-toolchain`` and manifest, and the REPL's reported Lean version, when it starts; the
+    earlier ``check_toolchain`` against the REPL's build folder runs with
+    ``LeanReplSession(project=...)`` only."""
+    base = base or LeanReplConfig()
+    cmd = repl_command(project, base)
+    return base.model_copy(update={"repl_argv": cmd.argv, "cwd": cmd.cwd, "project_dir": project.root})

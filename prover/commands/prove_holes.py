@@ -43,9 +43,9 @@ def check_compiles(path: str, text: str, project: RocqProject) -> str | None:
     if fc.ok:
         return None
     first = next((m for m in fc.messages if m.severity.name == "ERROR"), None)
-    where = f"{path}:{first.pos.line}: " if first is not None and first.pos is not None else f"{path}: "
+    where = f" at line {first.pos.line}" if first is not None and first.pos is not None else ""
     message = first.text if first is not None else fc.stderr_tail.strip()[-400:]
-    return f"{where}{message} (the file must compile as it is, holes admitted)"
+    return f"{path} does not compile as it is (holes admitted){where}: {message}"
 
 
 def run_fill(path: str, text: str, project: RocqProject, cfg: Any, args: Any) -> int:

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import shutil
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import anyio
 from pydantic import Field
@@ -29,14 +30,16 @@ from prover.tools import ToolInputError
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-    from .server import ToolHost
+ToolHost = Any
+"""``prover.mcp.server.ToolHost`` (not imported: the server imports this module)."""
 
 PROJECT_TOOLS = ("fill_holes",)
 _ONE_FILL = threading.Lock()
 
 
-def register_project(mcp: MCPServer, host: ToolHost) -> None:
-    """``fill_holes`` on ``mcp`` when ``host`` has a root; nothing otherwise."""
+def register_project(mcp: MCPServer, host: ToolHost, fail: Callable[[BaseException], Exception]) -> None:
+    """``fill_holes`` on ``mcp`` when ``host`` has a root; nothing otherwise. ``fail`` turns an
+    exception into the server's one-line tool error."""
     if host.root is None:
         return
 
@@ -48,13 +51,11 @@ def register_project(mcp: MCPServer, host: ToolHost) -> None:
         write: Annotated[bool, Field(description="write the filled file over the original (kept as FILE.v.orig)")] = False,
     ) -> FillReport:
         """Fill the holes (Admitted proofs) of a Rocq file in its own project, in file order: each hole's proof is written into its body only, and the whole file is judged in context (fresh compile with the project's flags, Print Assumptions per lemma). Long-running."""  # noqa: E501 - the tool description an MCP client shows, one line
-        from .server import _fail
-
         try:
             work = lambda: fill_under_root(host, file, holes or [], hole_budget_s, write)  # noqa: E731
             return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
         except Exception as e:  # noqa: BLE001 - every failure becomes a one-line tool error
-            raise _fail(e) from None
+            raise fail(e) from None
 
 
 def fill_under_root(host: ToolHost, file: str, holes: list[str], hole_budget_s: float | None, write: bool) -> FillReport:

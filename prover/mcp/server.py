@@ -265,7 +265,7 @@ def register(mcp: MCPServer, host: ToolHost) -> None:
     _register_automation(mcp, host)
     _register_verdict(mcp, host)
     _register_resources(mcp, host)
-    register_project(mcp, host)
+    register_project(mcp, host, _fail)
 
 
 def _call(host: ToolHost, tool: str, where: _Where, fn: Callable[[tools.Target], Any], default_s: float | None = None) -> Any:

@@ -22,10 +22,8 @@ from lean_tools.lean.project import (
     ProjectError,
     check_toolchain,
     find_project,
-    repl_command,
-    repl_config,
 )
-from lean_tools.lean.repl import LeanReplConfig, LeanReplSession
+from lean_tools.lean.repl import LeanReplConfig, LeanReplSession, repl_command, repl_config
 
 HERE = Path(__file__).resolve().parent
 FAKE = HERE / "fake_repl.py"
