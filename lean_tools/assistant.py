@@ -38,7 +38,7 @@ from .session import FileChecker, Language, ProofSession
 from .source import SourceFile
 
 if TYPE_CHECKING:
-    from .parsing import Declaration, SourceParser
+    from .declarations import Declaration, SourceParser
     from .soundness.candidate import CandidateSplit
     from .soundness.verdict import Verdict
 

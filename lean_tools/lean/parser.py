@@ -19,7 +19,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from ..parsing import Declaration, choose_target
+from ..declarations import Declaration, choose_target
 from ..source import ParseError, SourceFile, line_of, mask
 
 LEAN_THEOREM_KEYWORDS = ("theorem", "lemma", "example", "problem")

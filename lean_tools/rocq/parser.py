@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..parsing import Declaration, choose_target
+from ..declarations import Declaration, choose_target
 from ..source import ParseError, SourceFile, mask
 
 ROCQ_THEOREM_KEYWORDS = (
