@@ -162,7 +162,7 @@ def check_reprove(
     why = library_reason(ref.libraries, cand.libraries, original_module)
     near = [lib for lib in cand.libraries if original.startswith(lib + ".") and lib not in ref.libraries]
     if why is not None and near:
-        why = f"{why} (among them {near[-1]}, whose name prefixes the original's)"
+        why = f"the candidate loads {near[-1]}, whose name prefixes the original's; {why}"
     if why is not None:
         return ReproveVerdict(False, why, cpu)
     return ReproveVerdict(True, f"loads the same {len(ref.libraries)} libraries as the problem file", cpu)
