@@ -294,3 +294,10 @@ def test_validation_passes_a_problems_flags():
     assert check_statement(prob, timeout=120)[0] == "ok"
     status, reason, _cpu = check_statement(prob.model_copy(update={"flags": ("-w", "-all")}), timeout=120)
     assert status == "failed" and "physical path" in reason
+
+
+def test_build_command_rejects_bad_arguments(capsys):
+    from benchmarks.cli import main
+
+    assert main(["reprove", "build", "--workers", "0"]) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err
