@@ -74,7 +74,10 @@ def _problem_for(text: str, hole: Hole, path: str):
 
     problem = problem_from_text(hole_problem_text(text, hole), "rocq", theorem=hole.name, path=path, name=hole.qualified)
     partial = text[hole.script_start : hole.end_start].strip()
+    from lean_tools.rocq.project import project_admitted
+
     earlier = tuple(h.qualified for h in find_holes(text) if h.kind == "admitted" and h.end_end <= hole.decl_start)
+    earlier += project_admitted()
     update: dict[str, object] = {"closers": closers(hole.scopes), "in_project": True, "assumed": earlier}
     if partial:
         update["declaration"] = problem.declaration.rstrip() + "\n" + partial

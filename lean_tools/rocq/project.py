@@ -232,28 +232,54 @@ def build(project: RocqProject, *, timeout: float = 1800.0) -> tuple[bool, str]:
 
 
 _DEFINITION = re.compile(r"^\s*(?:#\[[^\]]*\]\s*)?(?:(?:Local|Global|Program)\s+)*(?:Definition|Fixpoint|Let)\s+([A-Za-z_][\w']*)", re.M)
-_definitions_cache: dict[tuple[str, float], tuple[str, ...]] = {}
+_sources_cache: dict[tuple[str, float], str] = {}
 
 
-def project_definitions(flags: Sequence[str] | None = None) -> tuple[str, ...]:
-    """Names the active project's own ``.v`` files define with ``Definition``/``Fixpoint``/``Let``
-    (the folders of its ``-Q``/``-R`` flags, read lexically, comments removed): what the search
-    may unfold besides the file's own definitions. Empty without a project."""
+def project_sources(flags: Sequence[str] | None = None) -> list[str]:
+    """The texts of the active project's own ``.v`` files (the folders of its ``-Q``/``-R``
+    flags), comments removed, cached by path and modification time. Empty without a project."""
     from ..source import strip_comments
 
     flags = load_path_args() if flags is None else tuple(flags)
-    names: list[str] = []
+    texts: list[str] = []
     for i, f in enumerate(flags[:-1]):
         if f not in _WITH_DIR_AND_NAME:
             continue
         folder = Path(flags[i + 1])
         for p in sorted(folder.rglob("*.v")) if folder.is_dir() else []:
             key = (str(p), p.stat().st_mtime)
-            if key not in _definitions_cache:
+            if key not in _sources_cache:
                 try:
-                    text = strip_comments(p.read_text(encoding="utf-8"), "rocq")
+                    _sources_cache[key] = strip_comments(p.read_text(encoding="utf-8"), "rocq")
                 except (OSError, UnicodeDecodeError):
-                    text = ""
-                _definitions_cache[key] = tuple(_DEFINITION.findall(text))
-            names += _definitions_cache[key]
-    return tuple(dict.fromkeys(names))
+                    _sources_cache[key] = ""
+            texts.append(_sources_cache[key])
+    return texts
+
+
+def project_definitions(flags: Sequence[str] | None = None) -> tuple[str, ...]:
+    """Names the active project's own ``.v`` files define with ``Definition``/``Fixpoint``/``Let``
+    (read lexically): what the search may unfold besides the file's own definitions."""
+    return tuple(dict.fromkeys(n for text in project_sources(flags) for n in _DEFINITION.findall(text)))
+
+
+def project_admitted(flags: Sequence[str] | None = None) -> tuple[str, ...]:
+    """Full logical names (``Proj.File.M.lemma``) of the lemmas the active project's own files
+    leave ``Admitted``: a proof in another file may rest on them, and is then only proved
+    assuming them. Empty without a project."""
+    from .holes import find_holes
+
+    flags = load_path_args() if flags is None else tuple(flags)
+    names: list[str] = []
+    for i, f in enumerate(flags[:-2]):
+        if f not in _WITH_DIR_AND_NAME:
+            continue
+        folder, logical = Path(flags[i + 1]), flags[i + 2]
+        for p in sorted(folder.rglob("*.v")) if folder.is_dir() else []:
+            module = ".".join(filter(None, [logical, *p.relative_to(folder).with_suffix("").parts]))
+            try:
+                text = p.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            names += [f"{module}.{h.qualified}" for h in find_holes(text) if h.kind == "admitted"]
+    return tuple(names)

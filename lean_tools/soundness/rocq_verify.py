@@ -160,7 +160,7 @@ def _query_verdict(problem: SourceFile, q: RunResult, nonce: str, assumed: froze
         return reject("axioms", "could not read Print Assumptions output", "rocq", name, output=out[-2000:])
     masked = mask(problem.text[: problem.decl_start], "rocq")
     params = rocq_declared_parameters([masked[s.start : s.end] for s in rocq_sentences(masked)])
-    bad = rocq_unexpected(report, MODULE, params | assumed)
+    bad = [e for e in rocq_unexpected(report, MODULE, params | assumed) if not _assumed_elsewhere(entry_name(e), assumed)]
     axioms = [entry_name(e) or e for e in report.entries]
     if bad:
         return reject(
@@ -178,6 +178,12 @@ def _query_verdict(problem: SourceFile, q: RunResult, nonce: str, assumed: froze
         theorem=name,
         details={"axioms": axioms},
     )
+
+
+def _assumed_elsewhere(name: str | None, assumed: frozenset[str]) -> bool:
+    """Whether a printed assumption is one of the ``assumed`` lemmas given by their full logical
+    name (an admitted lemma of another file of the project, printed as ``File.lemma``)."""
+    return name is not None and any("." in a and (a == name or a.endswith("." + name)) for a in assumed)
 
 
 def verify_rocq(

@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from lean_tools.rocq.project import project_definitions
+from lean_tools.rocq.project import project_definitions, project_sources
 
 Kind = Literal["close", "step"]
 
@@ -237,20 +237,53 @@ _EQUATION_LEMMA = re.compile(
 )
 
 
-def header_equations(header: str, keep: int = 8) -> tuple[str, ...]:
-    """Names of the header's own lemmas that state an unconditional equation (``Lemma
-    sum_app : forall l m, sum (l ++ m) = sum l + sum m.``), nearest last; at most ``keep``. They
-    are rewrite rules for the steps of an induction, as the library's equations are. Read from
-    the text with comments removed; a statement with ``->``, ``<->``, ``/\\`` or ``\\/`` is not one."""
-    from lean_tools.source import strip_comments
-
-    names = []
-    for m in _EQUATION_LEMMA.finditer(strip_comments(header, "rocq")):
+def equation_lemmas(text: str) -> list[tuple[str, str]]:
+    """(name, statement) of each lemma of ``text`` (comments already removed) that states an
+    unconditional equation (``Lemma sum_app : forall l m, sum (l ++ m) = sum l + sum m.``), in
+    order; a statement with ``->``, ``<->``, ``/\\``, ``\\/``, ``<>`` or an order is not one."""
+    out = []
+    for m in _EQUATION_LEMMA.finditer(text):
         stmt = m.group("stmt")
         body = re.sub(r"^\s*forall\b[^,]*,", "", stmt.strip())
-        if "=" in body and not re.search(r"->|<->|/\\|\\/|<>|<=|>=", body) and body.count("=") == 1:
-            names.append(m.group(1))
-    return tuple(dict.fromkeys(names))[-keep:]
+        if body.count("=") == 1 and not re.search(r"->|<->|/\\|\\/|<>|<=|>=", body):
+            out.append((m.group(1), stmt))
+    return out
+
+
+def conclusion_head(statement: str) -> str:
+    """The head symbol of a statement's conclusion: after its ``forall``s and premises
+    (``forall l, P l -> ev (sum l)`` -> ``ev``); "" when it starts with no name."""
+    body = re.sub(r"^\s*forall\b[^,]*,", "", statement.strip())
+    body = re.split(r"(?<!<)->", body)[-1].strip().lstrip("(~ ")
+    m = re.match(r"[A-Za-z_][\w'.]*", body)
+    return m.group(0) if m else ""
+
+
+def header_lemmas(header: str, keep: int = 12) -> tuple[tuple[str, str], ...]:
+    """(name, conclusion head) of the header's own lemmas, nearest last, at most ``keep``:
+    premises an earlier part of the file proved (or left admitted) for the goal at hand."""
+    from lean_tools.source import strip_comments
+
+    found = [(m.group(1), conclusion_head(m.group("stmt"))) for m in _EQUATION_LEMMA.finditer(strip_comments(header, "rocq"))]
+    return tuple((n, h) for n, h in found if h)[-keep:]
+
+
+def header_equations(header: str, keep: int = 8) -> tuple[str, ...]:
+    """Names of the header's own equational lemmas (``equation_lemmas``), nearest last, at most
+    ``keep``: rewrite rules for the steps of an induction, as the library's equations are."""
+    from lean_tools.source import strip_comments
+
+    return tuple(dict.fromkeys(name for name, _ in equation_lemmas(strip_comments(header, "rocq"))))[-keep:]
+
+
+def project_equations(statement: str, keep: int = 8) -> tuple[str, ...]:
+    """Equational lemmas of the active Rocq project's own files (``project_sources``) that speak
+    of a name the statement uses (its functions), at most ``keep``."""
+    words = set(re.findall(r"[A-Za-z_][\w']*", statement)) - {"forall", "exists", "fun", "nat", "Z", "R", "list", "Prop"}
+    found = [
+        name for text in project_sources() for name, stmt in equation_lemmas(text) if words & set(re.findall(r"[A-Za-z_][\w']*", stmt))
+    ]
+    return tuple(dict.fromkeys(found))[:keep]
 
 
 @dataclass(frozen=True)
@@ -271,8 +304,11 @@ class ProblemContext:
     predicates: tuple[str, ...] = ()
     """The header's inductive predicates (``Inductive ev : nat -> Prop``): ``induction H`` on a
     hypothesis of one of them (``induction-pred``)."""
+    lemmas: tuple[tuple[str, str], ...] = ()
+    """The header's own lemmas with the head of their conclusion (``header_lemmas``)."""
     equations: tuple[str, ...] = ()
-    """The header's own equational lemmas (``header_equations``): rewrite rules for induction steps."""
+    """Equational lemmas of the file (``header_equations``) and of the active project's files that
+    speak of the statement's functions (``project_equations``): rewrite rules."""
     absent_tactics: tuple[str, ...] = ()
     """Closing tactics the session does not know (``ring`` comes with ``Arith`` or ``Reals``,
     ``field`` with ``Reals``, neither with the table's imports): ``solve_any`` leaves them out,
@@ -298,7 +334,8 @@ class ProblemContext:
             inductives=header_inductives(header),
             fixpoints=header_fixpoints(header),
             predicates=header_predicates(header),
-            equations=header_equations(header),
+            equations=tuple(dict.fromkeys(header_equations(header) + project_equations(statement))),
+            lemmas=header_lemmas(header),
         )
 
 

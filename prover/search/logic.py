@@ -19,6 +19,17 @@ from .goal import NAME, Candidate, Domain, GoalInfo, eval_numeral
 DOMAIN = "logic"
 
 
+@family("apply-local", DOMAIN, "close")
+def apply_local(f: Focus) -> list[Candidate]:
+    """A goal whose head symbol is the conclusion of a lemma the file stated earlier
+    (``ProblemContext.lemmas``: ``ev (sumlist l)`` after ``Lemma ev_sumlist : ev (sumlist l)``):
+    apply it, its premises left to ``auto``/``eauto``/``lia``."""
+    m = re.match(r"\s*\(?\s*([A-Za-z_][\w'.]*)", f.concl)
+    head = m.group(1) if m else ""
+    names = [n for n, h in reversed(f.ctx.lemmas) if h == head]
+    return [close(f"solve [apply {n}; solve [assumption | auto | eauto | lia]]", 0.5, tag="apply-local") for n in names[:4]]
+
+
 @family("tauto", DOMAIN, "close")
 def tauto(f: Focus) -> list[Candidate]:
     """A root goal that may be a propositional tautology over its hypotheses (``A -> A \\/ B``)."""

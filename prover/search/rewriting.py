@@ -77,6 +77,19 @@ def unfold_def(f: Focus) -> list[Candidate]:
     ]
 
 
+@family("rewrite-local", DOMAIN, "step")
+def rewrite_local(f: Focus) -> list[Candidate]:
+    """An equation the file itself stated earlier (``ProblemContext.equations``: ``sum (rev l) =
+    sum l``) whose function is in sight: rewrite with it, left to right and right to left, so
+    that the goal meets a lemma or the hypotheses (an earlier lemma of a project file, then the
+    closers, ``apply`` of another one by ``library-search``)."""
+    out = []
+    for name in f.ctx.equations:
+        out.append(step(f"rewrite {name}", 0.3, tag="rewrite-local"))
+        out.append(step(f"rewrite <- {name}", 0.3, tag="rewrite-local"))
+    return out
+
+
 @family("simpl", DOMAIN, "step")
 def simpl(f: Focus) -> list[Candidate]:
     """Any goal: ``simpl in *`` computes what reduces (dearer over ``R``, where it rarely helps)."""

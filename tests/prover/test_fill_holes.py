@@ -314,3 +314,16 @@ def test_in_context_cheats_are_rejected_and_the_original_is_kept(tmp_path):
     report = _judge(tmp_path, {"a": "exact I."})
     assert report.holes[0].status == "not_proved" and "does not compile" in report.holes[0].reason
     assert report.text == JUDGED
+
+
+def test_the_projects_admitted_lemmas_have_full_names(tmp_path):
+    from lean_tools.rocq.project import project_admitted
+    from lean_tools.soundness.rocq_verify import _assumed_elsewhere
+
+    (tmp_path / "theories" / "sub").mkdir(parents=True)
+    text = "Module M.\nLemma a : True.\nAdmitted.\nEnd M.\nLemma b : True.\nProof. exact I. Qed.\n"
+    (tmp_path / "theories" / "sub" / "A.v").write_text(text)
+    names = project_admitted(("-Q", str(tmp_path / "theories"), "P"))
+    assert names == ("P.sub.A.M.a",)
+    assert _assumed_elsewhere("A.M.a", frozenset(names)) and _assumed_elsewhere("P.sub.A.M.a", frozenset(names))
+    assert not _assumed_elsewhere("A.M.b", frozenset(names)) and not _assumed_elsewhere("a", frozenset({"a"}))

@@ -33,6 +33,15 @@ DROP = (
     "Require Import List Arith Lia.\nImport ListNotations.\n"
     "Fixpoint dropn (n : nat) (l : list nat) : list nat := match n, l with 0, _ => l | _, [] => [] | S k, _ :: r => dropn k r end."
 )
+LOCAL = (
+    "Require Import List Arith Lia.\nImport ListNotations.\n"
+    "Fixpoint sum_l (l : list nat) : nat := match l with [] => 0 | x :: r => x + sum_l r end.\n"
+    "Lemma sum_l_app : forall l m, sum_l (l ++ m) = sum_l l + sum_l m.\n"
+    "Proof. induction l; simpl; intros; [reflexivity | rewrite IHl; lia]. Qed.\n"
+    "Lemma sum_l_bound : forall l, (forall x, In x l -> x <= 1) -> sum_l l <= length l.\n"
+    "Proof. induction l; simpl; intros H; [lia | specialize (IHl (fun x h => H x (or_intror h))); "
+    "specialize (H a (or_introl eq_refl)); lia]. Qed."
+)
 HALF_UP = "Require Import Arith Lia.\nFixpoint dropt (n : nat) : nat := match n with 0 => 0 | S 0 => 1 | S (S m) => S (dropt m) end."
 
 
@@ -96,6 +105,7 @@ CASES: dict[str, Case] = {
     "parity-spec": _case(N, "k : nat", "Nat.odd (k + k + 1) = true"),
     "library-rewrite": _case(LIST, "l m : list nat", "length (m ++ rev l) = length l + length m"),
     "refl": _case(N, "n : nat", "0 + n = n"),
+    "apply-local": _case(LOCAL, "l : list nat; h : forall x, In x l -> x <= 1", "sum_l l <= length l"),
     "lia": _case(N, "n : nat; h : n < 7", "n <= 6"),
     "lra": _case(R, "x y : R; h : x < y", "x < (x + y) / 2"),
     "field": _case(R, "x : R", "x / 4 + x / 4 = x / 2"),
@@ -172,6 +182,7 @@ CASES: dict[str, Case] = {
     "unfold-divide": _case(N, "n : nat", "Nat.divide 4 (8 * n)"),
     "forall-and": _case(R, "f : R -> R; h : forall x : R, f x > 0 /\\ f x < 1", "f 2 < 1"),
     "rewrite-value": _case(N, "f : nat -> nat; h : f 3 = 7", "f 3 + 1 = 8"),
+    "rewrite-local": _case(LOCAL, "l m : list nat", "sum_l (l ++ m) = sum_l m + sum_l l"),
     "inverse": _case(R, "f g : R -> R; hf : forall x : R, f x = 2 * x + 1; h : forall x : R, g (f x) = x", "g 9 = 4"),
     "gcd-linear": _case(N, "n : nat", "Nat.gcd (10 * n + 3) (15 * n + 4) = 1"),
     "gcd-lcm": _case(N, "a b : nat; h0 : Nat.gcd a b = 5; h1 : Nat.lcm a b = 60", "35 <= a + b"),

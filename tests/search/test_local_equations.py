@@ -38,3 +38,24 @@ def test_an_induction_step_rewrites_with_an_earlier_lemma_of_the_file():
         r = prove_goal(pool, HEADER, stmt, "rocq", SearchBudget(seconds=30, hammer="off"))
     assert r.proved, r.reason
     assert "total_app" in (r.proof or "")
+
+
+def test_the_files_lemmas_are_premises_by_the_head_of_their_conclusion():
+    from prover.search.goal import conclusion_head, header_lemmas
+
+    assert conclusion_head("forall l, (forall x, In x l -> ev x) -> ev (total l)") == "ev"
+    assert conclusion_head(" ~ P x") == "P" and conclusion_head("1 = 1") == ""
+    assert header_lemmas(HEADER) == (("total_app", "total"), ("total_le", "total"), ("total_iff", "total"))
+
+
+def test_rewrite_local_and_apply_local_propose_the_files_lemmas():
+    from prover.search.family import Focus
+    from prover.search.goal import Domain, parse_goal
+    from prover.search.logic import apply_local
+    from prover.search.rewriting import rewrite_local
+
+    ctx = ProblemContext(equations=("total_app",), lemmas=(("ev_total", "ev"), ("other", "le")))
+    g = parse_goal("  l : list nat\n  ============================\n  ev (total (l ++ l))", "rocq")
+    f = Focus(g=g, d=Domain(), ctx=ctx, depth=1)
+    assert [c.tactic for c in rewrite_local(f)] == ["rewrite total_app", "rewrite <- total_app"]
+    assert [c.tactic for c in apply_local(f)] == ["solve [apply ev_total; solve [assumption | auto | eauto | lia]]"]
