@@ -19,6 +19,12 @@ is hashed into the run key like any ``--config``; the attempt function receives 
   kept proof is the replayed reconstruction, checked like every other. CPU: the pooled sessions'
   process-tree CPU (ATPs included) during the attempt, plus the finished processes'.
 
+- ``knn``: ``default`` plus the nearest-neighbour tactic index (``SearchBudget.knn_index``,
+  ``prover/search/knn.py``) at ``~/.cache/agentic-prover/tactics/knn`` or ``$PROVER_KNN_INDEX``,
+  read when the attempt runs (the run key does not hold a machine's path). A missing index is an
+  ``error`` result naming ``prover-setup model tactics``. CPU: the sessions' as for ``default``,
+  plus the seconds spent asking the index.
+
 Other helpers register more with ``register(Preset(...))``.
 Rocq only: a preset refuses a Lean problem with an ``error`` result naming the reason.
 
@@ -34,6 +40,7 @@ import time
 from dataclasses import dataclass, field
 
 from lean_tools.rocq.project import activate, load_path_args
+from prover.presets import KNN_MISSING, default_knn_index, knn_index_installed
 
 from .problem import AttemptRequest, AttemptResult, BenchProblem
 
@@ -96,6 +103,12 @@ register(Preset(
             "session": {"default_timeout": 40.0, "extra_args": ["-w", "-all"], "warm": True}},
     description="CoqHammer's hammer alone after intros (20 s per call in warm sessions kept across problems, "
                 "its reconstruction replayed and kept)",
+))
+register(Preset(
+    name="knn",
+    attempt_fn=SEARCH_ATTEMPT,
+    config={**PRESETS["default"].config, "preset": "knn", "knn": "installed"},
+    description="the default search plus the k-NN tactic index's suggestions (prover-setup model tactics)",
 ))
 
 
@@ -207,7 +220,13 @@ def _search(problem: BenchProblem, config: dict, t0: float) -> AttemptResult:
     sess = dict(config.get("session", {}))
     timeout = float(sess.get("default_timeout", 30.0))
     extra = tuple(sess.get("extra_args", ()))
-    budget = SearchBudget(**config.get("budget", {}))
+    budget_cfg = dict(config.get("budget", {}))
+    if config.get("knn") == "installed":
+        folder = default_knn_index()
+        if not knn_index_installed(folder):
+            return AttemptResult(outcome="error", reason=f"{KNN_MISSING} (looked in {folder})")
+        budget_cfg["knn_index"] = str(folder)
+    budget = SearchBudget(**budget_cfg)
     table = baseline_table() if config.get("table") == "baseline" else None
     cpu0 = finished_cpu_seconds()
     if sess.get("warm"):
@@ -219,6 +238,7 @@ def _search(problem: BenchProblem, config: dict, t0: float) -> AttemptResult:
         res = prove_goal(lambda h: RocqSession(h, default_timeout=timeout, extra_args=extra), header, stmt, "rocq",
                          budget, table=table)
         cpu = finished_cpu_seconds() - cpu0
+    cpu += res.knn_seconds
     wall = time.monotonic() - t0
     if not res.proved:
         reason = res.reason or "no proof found"

@@ -100,6 +100,12 @@ class SearchSettings(_Cfg):
     runs nothing else, ``off`` never. Proofs keep the replayed reconstruction, never ``hammer``."""
     hammer_timeout_s: float = 30.0
     """Limit of one ``hammer`` call (its ATPs' CPU counts as checker CPU)."""
+    knn_index: str | None = None
+    """Folder of the k-NN tactic index (``prover.search.SearchBudget.knn_index``; ``prove --preset
+    knn`` sets it to ``~/.cache/agentic-prover/tactics/knn``, built by ``prover-setup model
+    tactics``): its suggestions join the built-in search's candidates. None: off."""
+    knn_k: int = Field(8, ge=1)
+    """Suggestions asked of the k-NN index per search node."""
 
 
 class ProverSettings(_Cfg):

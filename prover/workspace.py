@@ -220,7 +220,8 @@ class Workspace:
         mode = hammer or cfg.hammer
         budget = SearchBudget(
             # hammer alone (the tool): the call's own seconds, which default to search.hammer_timeout_s
-            seconds=seconds, hammer=mode, hammer_seconds=seconds if mode == "only" else cfg.hammer_timeout_s
+            seconds=seconds, hammer=mode, hammer_seconds=seconds if mode == "only" else cfg.hammer_timeout_s,
+            knn_index=cfg.knn_index, knn_k=cfg.knn_k,
         )
         p = self.problem
         checker = _InContextChecker(self.lang.checker(), self.env_header.rstrip(), p.closers) if p.in_project else None
@@ -236,6 +237,7 @@ class Workspace:
             seconds=round(res.wall_seconds, 3),
             tactic_attempts=res.attempts,
             tags=list(res.tags),
+            **({"knn_tried": res.knn_tried, "knn_seconds": res.knn_seconds} if budget.knn_index else {}),
         )
         # The search opens its proofs with its tactic libraries' imports; checks here already
         # load the allowed ones (``self.imports``), and imports never go inside a proof.

@@ -6,6 +6,10 @@ holes, holes in sections or modules, or a partial script goes to ``prove_holes``
 file order). The project's load path comes from its ``_CoqProject`` or dune theory, plus
 ``-Q``/``-R``/``-I`` here and ``project.flags`` in the config.
 
+``--preset NAME`` (``prover/presets.py``): ``default`` (the plain prove), ``hammer`` (CoqHammer
+alone, ``search.hammer = "only"``), ``knn`` (the search with the k-NN tactic index,
+``search.knn_index``; exit 2 when the index is not installed). ``--timeout`` stays the budget.
+
 Exit codes: 0 proved (every chosen hole; soundness verdict accepted), 1 not proved within
 budget (also after Ctrl-C), 2 bad input, a file that does not compile as it is, or a missing
 proof assistant. Heavy modules are imported after the arguments are parsed.
@@ -42,6 +46,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--workers", type=int, help="lemmas proved in parallel")
     p.add_argument("--timeout", type=float, help="wall-clock budget in seconds")
+    p.add_argument(
+        "--preset", choices=["default", "hammer", "knn"],
+        help="default: the plain prove; hammer: CoqHammer alone; knn: the search with the k-NN tactic index (prover-setup model tactics)",
+    )
     p.add_argument("--search-timeout", type=float, help="seconds for the built-in search on the whole theorem")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the lemma cache")
     p.add_argument("--out", help="write the complete verified (or filled) file here")
@@ -79,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
             raise ConfigError("--workers must be at least 1")
         if args.timeout is not None and args.timeout <= 0:
             raise ConfigError("--timeout must be positive")
+        cfg = _with_preset(cfg, args.preset)
     except ConfigError as e:
         return _fail(str(e))
     if args.hole_timeout is not None and args.hole_timeout <= 0:
@@ -103,6 +112,20 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         return _fail(missing)
     return _run(problem, cfg, args, started)
+
+
+def _with_preset(cfg, name: str | None):
+    """``cfg`` with the ``search`` settings of preset ``name`` (``ConfigError`` when it cannot run)."""
+    if name is None:
+        return cfg
+    from ..config import ConfigError
+    from ..presets import PresetError, search_overrides
+
+    try:
+        overrides = search_overrides(name)
+    except PresetError as e:
+        raise ConfigError(str(e)) from None
+    return cfg.with_overrides(**{f"search__{k}": v for k, v in overrides.items()})
 
 
 def _cli_flags(args) -> list[str]:

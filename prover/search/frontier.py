@@ -4,7 +4,8 @@
 texts seen, the closers that timed out (for the second pass), the counters and the budget
 clock; ``attempt``/``push``/``candidates`` are the search's steps. A search that restarts in a
 new session after a candidate killed the old one (``SessionLost``) carries over what it learnt
-by goal text (``before``).
+by goal text (``before``). With a k-NN tactic source (``knn.py``) ``candidates`` puts its
+suggestions between the registry's closers and steps.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, cast
 from lean_tools.types import ProofAssistantError, SessionCrashed, SessionOutOfMemory
 
 from .goal import Candidate, Fact, ProblemContext, parse_goal, rocq_domain
+from .knn import KNN_TAG, KnnSource, normalise
 from .library import searched_candidates
 from .portfolio import Attempt, try_candidate
 from .table import ROCQ, TacticTable
@@ -66,8 +68,11 @@ class SessionSearch:
     and the budget clock (``before``: the search whose session a candidate killed)."""
 
     def __init__(self, session, table: TacticTable, budget: SearchBudget, header: str, statement: str, language: str, on_attempt=None,
-                 before: SessionSearch | None = None):
+                 before: SessionSearch | None = None, knn: KnnSource | None = None):
         self.on_attempt = on_attempt
+        self.knn = knn
+        """Tactics from the nearest-neighbour index (``knn.py``); None: off."""
+        self.knn0 = knn.seconds if knn is not None else 0.0
         self.ctx = ProblemContext.of(header, statement, language)
         self.s = session
         self.table = table
@@ -110,8 +115,9 @@ class SessionSearch:
     def used(self) -> float:
         """Budget seconds spent so far (CPU or wall, per ``budget.clock``)."""
         cpu = self._cpu()
-        if cpu is not None and self.cpu0 is not None:
-            return self.spent + cpu - self.cpu0
+        if cpu is not None and self.cpu0 is not None:  # the k-NN's Python time is not in the session's CPU
+            knn = self.knn.seconds - self.knn0 if self.knn is not None else 0.0
+            return self.spent + cpu - self.cpu0 + knn
         return time.monotonic() - self.t0
 
     def left(self) -> float:
@@ -166,6 +172,8 @@ class SessionSearch:
             self.hammer_note = "hammer: proved" if att.ok else att.error
         self.attempts += 1
         self.session_seconds += att.seconds
+        if cand.tag == KNN_TAG and self.knn is not None:
+            self.knn.tried += 1
         if self.on_attempt is not None:
             self.on_attempt(att)
         return att
@@ -223,4 +231,7 @@ class SessionSearch:
         elif self.budget.root_timeout_scale != 1.0:
             scale = self.budget.root_timeout_scale
             closers = [c.model_copy(update={"timeout": c.timeout * scale}) for c in closers]
-        return closers + steps
+        if self.knn is None:
+            return closers + steps
+        taken = {normalise(c.tactic) for c in (*closers, *steps)}
+        return closers + self.knn.candidates(node.goals[0], len(node.goals) - 1, taken) + steps

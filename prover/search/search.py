@@ -5,6 +5,8 @@ the cheapest open node, try the table's closers on it (cheap ones first, each wi
 timeout), then its steps; every tactic that changes the goals makes a child node whose
 priority is the parent's plus the candidate's prior cost plus a small penalty per open goal.
 Failing (goal, tactic) pairs are cached; states whose goal text was seen are dropped.
+With ``SearchBudget.knn_index`` set, a nearest-neighbour index over library proofs (``knn.py``)
+adds up to ``knn_k`` tactics per node, tried after the closers and before the steps.
 When the queue is empty (or the expansion cap is hit) with budget left, a second pass retries
 the closers that timed out, with ``retry_factor`` times their timeout, cheapest node first.
 The first tactic-mode proof is re-checked by a fresh whole-file checker (``coqc``) before it
@@ -32,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from lean_tools.types import ProofAssistantError
 
@@ -40,6 +42,7 @@ from ..cache import ReconstructionCache
 from .frontier import Node, SessionLost, SessionSearch, goal_key
 from .goal import Candidate
 from .hammer import TACTICS_IMPORT, HammerSettings
+from .knn import KNN_TAG, KnnSource, KnnUnavailable, load_index
 from .portfolio import Attempt, hammer_candidate
 from .table import ROCQ, TacticTable, get_table, lean_statement
 
@@ -86,6 +89,16 @@ class SearchBudget(BaseModel):
     goal, and the search starts again in a new session with what it learnt (failed pairs,
     counters, budget spent); at most this many times, then the loss ends the search as before
     (an infrastructure error)."""
+    knn_index: str | None = None
+    """Folder of a k-NN tactic index (``knn_index.KnnIndex``; ``prover-setup model tactics`` builds
+    one): its suggestions are tried on every expanded node as ``step`` candidates after the
+    registry's closers (``knn.py``). None: off, the search is exactly the registry's. Rocq only: a
+    Lean search ignores it. An index that cannot be loaded ends the search with a ``NotInstalled``
+    reason naming the command that builds it."""
+    knn_k: int = Field(8, ge=1)
+    """Suggestions asked of the index per node (fewer are tried after the filters of ``knn.py``)."""
+    knn_timeout: float = 1.0
+    """Timeout of one suggested tactic (whole seconds in Rocq)."""
 
 
 class SearchResult(BaseModel):
@@ -105,6 +118,12 @@ class SearchResult(BaseModel):
     """Families of the tactics in the proof found (for statistics)."""
     rejected: int = 0
     """Tactic-mode proofs the fresh checker rejected."""
+    knn_seconds: float = 0.0
+    """Seconds spent asking the k-NN index (charged to the budget and counted in ``checker_seconds``)."""
+    knn_tried: int = 0
+    """k-NN suggestions run as attempts."""
+    knn_proved: bool = False
+    """A k-NN suggestion is on the proof's path (``tags`` holds ``knn``)."""
 
 
 def render_file(header: str, statement_code: str, proof: str, language: str) -> str:
@@ -177,6 +196,8 @@ class _Run:
     recheck_seconds: float = 0.0
     rejected: int = 0
     search: SessionSearch | None = None
+    knn: KnnSource | None = None
+    """The k-NN tactic source (``SearchBudget.knn_index``), shared by the sessions of the run."""
     tree: _TreeClock = field(default_factory=_TreeClock)
     lost: list[str] = field(default_factory=list)
     """The sessions lost to candidates: the error and the candidate, for the reason."""
@@ -198,6 +219,7 @@ class _Run:
         searched = self.open_seconds + (search.session_seconds if search else 0.0)  # wall, where no CPU is reported
         if (cpu := self.tree.seconds()) is not None:
             searched = cpu  # coqtop and the ATPs/csdp it ran, timed-out requests included
+        knn = self.knn.seconds if self.knn is not None else 0.0
         return SearchResult(
             proved=proved,
             proof=proof,
@@ -205,9 +227,12 @@ class _Run:
             tags=tags,
             attempts=search.attempts if search else 0,
             expansions=search.expansions + search.expansions_before if search else 0,
-            checker_seconds=searched + self.recheck_seconds,
+            checker_seconds=searched + self.recheck_seconds + knn,
             wall_seconds=time.monotonic() - self.t_start,
             rejected=self.rejected,
+            knn_seconds=round(knn, 4),
+            knn_tried=self.knn.tried if self.knn is not None else 0,
+            knn_proved=KNN_TAG in tags,
         )
 
     def finish(self, node: Node, cand: Candidate, att: Attempt | None = None) -> SearchResult | None:
@@ -255,6 +280,11 @@ def prove_goal(
     table = table or get_table(language)
     checker = checker if checker is not None or not budget.recheck else _default_checker(language)
     run = _Run(session_factory_or_pool, header, statement_code, language, budget, table, checker, on_attempt, reconstructions, t_start)
+    if budget.knn_index is not None and language == "rocq":
+        try:
+            run.knn = KnnSource(load_index(budget.knn_index), k=budget.knn_k, timeout=budget.knn_timeout)
+        except KnnUnavailable as e:
+            return run.result(False, f"NotInstalled: {e}")
     while True:
         try:
             res = _one_session(run)
@@ -312,7 +342,8 @@ def _open_root(run: _Run, s) -> Node | SearchResult:
     holes = [h for h in out.holes if h.state is not None]
     if not holes:
         return run.result(False, "statement opened no proof")
-    search = SessionSearch(s, table, run.budget, run.header, run.statement_code, run.language, run.on_attempt, before=run.search)
+    search = SessionSearch(s, table, run.budget, run.header, run.statement_code, run.language, run.on_attempt, before=run.search,
+                           knn=run.knn)
     run.search = search
     root = Node(0.0, next(search.seq), holes[0].state, tuple(out.goals) or (holes[0].goal,), (), (), 0)
     for tac in table.intro:

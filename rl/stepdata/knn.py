@@ -1,190 +1,29 @@
-"""A nearest-neighbour tactic source over the train steps (the idea of Tactician).
-
-Each train step is a document: the TF-IDF vector of the tokens of its goal before (identifiers
-and symbol runs; conclusion tokens and conclusion bigrams weigh apart from hypothesis tokens).
-``suggest(goal_text, k)`` finds the train goals of highest cosine similarity (an inverted
-index, numpy only: no GPU, no network) and returns their tactics, each once, ordered by the
-similarity of the nearest goal that used it (ties: by how many neighbours used it).
-
-What is not covered: the tactics are returned as written in the library, so hypothesis names
-they mention (``exact H0``) fit the neighbour's goal, not necessarily the query's.
-Files: ``index.npz`` (postings, idf, vocabulary) and ``entries.jsonl`` (tactic, lemma, file of
-each document) in one folder, written by ``KnnIndex.save`` (``prover-data index``).
+"""A nearest-neighbour tactic source over the train steps (the idea of Tactician): the index
+itself (goal features, TF-IDF postings, ``suggest``, the two votes) is
+``prover.search.knn_index``, which the search reads at run time; this module builds it from a
+step file (``prover-data index``) and measures it on the held-out split (``prover-data eval``).
 """
 
 from __future__ import annotations
 
-import itertools
-import math
-import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Self
 
-import numpy as np
-from pydantic import BaseModel, ConfigDict
+from prover.search.knn_index import TOKEN, Entry, Suggestion, Vote, features
+from prover.search.knn_index import KnnIndex as _SavedIndex
 
-from .schema import Goal, Step, goal_from_text, read_jsonl
+from .schema import read_jsonl
 
-_TOKEN = re.compile(r"[A-Za-z_][\w'.]*[\w']|[A-Za-z_]|\d+|[^\w\s]+")
-_HYP_NAME = re.compile(r"^[^:]*?:(?!=)")
-
-
-Vote = Literal["nearest", "sum"]
-"""How the neighbours' tactics are ranked (``KnnIndex.suggest_goal``)."""
+__all__ = ["Entry", "KnnIndex", "Suggestion", "Vote", "evaluate", "features"]
 
 
-class Suggestion(BaseModel):
-    """One tactic proposed for a goal."""
-
-    model_config = ConfigDict(frozen=True)
-
-    tactic: str
-    score: float
-    """``vote="nearest"``: cosine similarity (0..1) of the query to the nearest train goal that
-    used ``tactic``; ``vote="sum"``: the sum of the similarities of the neighbours that used it."""
-    source_lemma: str
-    """The lemma of the nearest train goal that used ``tactic``."""
-    source_file: str = ""
-
-
-class Entry(BaseModel):
-    """What the index keeps of one train step besides its vector."""
-
-    model_config = ConfigDict(frozen=True)
-
-    tactic: str
-    lemma: str
-    file: str
-
-
-def features(goal: Goal) -> Counter[str]:
-    """Token counts of a goal: ``c:`` conclusion tokens, ``b:`` conclusion bigrams, ``h:``
-    hypothesis tokens (the hypothesis' names are left out: they are arbitrary)."""
-    feats: Counter[str] = Counter()
-    ctoks = _TOKEN.findall(goal.conclusion)
-    feats.update("c:" + t for t in ctoks)
-    feats.update(f"b:{a} {b}" for a, b in itertools.pairwise(ctoks))
-    for h in goal.hypotheses:
-        feats.update("h:" + t for t in _TOKEN.findall(_HYP_NAME.sub("", h, count=1)))
-    if goal.others:
-        feats["o:others"] += 1
-    return feats
-
-
-class KnnIndex:
-    """TF-IDF vectors of train goals as an inverted index (token -> documents, weights)."""
-
-    def __init__(self, vocab: Sequence[str], idf: np.ndarray, ptr: np.ndarray, docs: np.ndarray,
-                 weights: np.ndarray, entries: Sequence[Entry]):
-        if len(ptr) != len(vocab) + 1 or len(idf) != len(vocab) or len(docs) != len(weights):
-            raise ValueError("inconsistent k-NN index arrays")
-        self.vocab = {t: i for i, t in enumerate(vocab)}
-        self.idf, self.ptr, self.docs, self.weights = idf, ptr, docs, weights
-        self.entries = list(entries)
-
-    def __len__(self) -> int:
-        return len(self.entries)
+class KnnIndex(_SavedIndex):
+    """``prover.search.knn_index.KnnIndex`` plus building from a JSONL step file."""
 
     @classmethod
-    def build(cls, steps: Iterable[Step]) -> KnnIndex:
-        """The index of ``steps`` (their goals before and tactics)."""
-        entries: list[Entry] = []
-        bags: list[Counter[str]] = []
-        for s in steps:
-            if s.goals_before.closed:
-                continue
-            entries.append(Entry(tactic=s.tactic, lemma=s.lemma, file=f"{s.library}/{s.file}"))
-            bags.append(features(s.goals_before))
-        df: Counter[str] = Counter()
-        for bag in bags:
-            df.update(bag.keys())
-        vocab = sorted(df)
-        tid = {t: i for i, t in enumerate(vocab)}
-        n = len(bags)
-        idf = np.array([math.log((n + 1) / (df[t] + 1)) + 1.0 for t in vocab], dtype=np.float32)
-        postings: list[list[tuple[int, float]]] = [[] for _ in vocab]
-        for d, bag in enumerate(bags):
-            ws = {tid[t]: (1.0 + math.log(c)) * float(idf[tid[t]]) for t, c in bag.items()}
-            norm = math.sqrt(sum(w * w for w in ws.values())) or 1.0
-            for i, w in ws.items():
-                postings[i].append((d, w / norm))
-        ptr = np.zeros(len(vocab) + 1, dtype=np.int64)
-        ptr[1:] = np.cumsum([len(p) for p in postings])
-        docs = np.array([d for p in postings for d, _ in p], dtype=np.int32)
-        weights = np.array([w for p in postings for _, w in p], dtype=np.float32)
-        return cls(vocab, idf, ptr, docs, weights, entries)
-
-    @classmethod
-    def from_jsonl(cls, path: Path) -> KnnIndex:
+    def from_jsonl(cls, path: Path) -> Self:
         return cls.build(read_jsonl(path))
-
-    def save(self, folder: Path) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        vocab = np.array(sorted(self.vocab, key=self.vocab.__getitem__), dtype=np.str_)
-        np.savez_compressed(folder / "index.npz", vocab=vocab, idf=self.idf, ptr=self.ptr,
-                            docs=self.docs, weights=self.weights)
-        with (folder / "entries.jsonl").open("w", encoding="utf-8") as f:
-            for e in self.entries:
-                f.write(e.model_dump_json() + "\n")
-
-    @classmethod
-    def load(cls, folder: Path) -> KnnIndex:
-        """The index saved in ``folder``; ``FileNotFoundError`` with the command that makes it."""
-        if not (folder / "index.npz").exists():
-            raise FileNotFoundError(f"no k-NN index in {folder} (run `prover-data index`)")
-        with np.load(folder / "index.npz", allow_pickle=False) as z:
-            arrays = {k: z[k] for k in ("vocab", "idf", "ptr", "docs", "weights")}
-        with (folder / "entries.jsonl").open(encoding="utf-8") as f:
-            entries = [Entry.model_validate_json(line) for line in f if line.strip()]
-        return cls([str(t) for t in arrays["vocab"]], arrays["idf"], arrays["ptr"], arrays["docs"],
-                   arrays["weights"], entries)
-
-    def scores(self, goal: Goal) -> np.ndarray:
-        """Cosine similarity of ``goal`` to every indexed goal."""
-        out = np.zeros(len(self.entries), dtype=np.float32)
-        q = {self.vocab[t]: (1.0 + math.log(c)) for t, c in features(goal).items() if t in self.vocab}
-        if not q:
-            return out
-        q = {i: w * float(self.idf[i]) for i, w in q.items()}
-        norm = math.sqrt(sum(w * w for w in q.values()))
-        for i, w in q.items():
-            a, b = self.ptr[i], self.ptr[i + 1]
-            out[self.docs[a:b]] += (w / norm) * self.weights[a:b]
-        return out
-
-    def suggest_goal(self, goal: Goal, k: int, *, vote: Vote = "sum", neighbours: int = 256) -> list[Suggestion]:
-        """Up to ``k`` distinct tactics of the ``max(neighbours, 4k)`` nearest train goals.
-
-        ``vote="nearest"``: a tactic scores the similarity of the nearest goal that used it, so
-        the nearest goal's tactic comes first. ``vote="sum"``: it scores the sum of the
-        similarities of all the neighbours that used it (a weighted vote; better held-out
-        accuracy, see ``docs/data.md``). ``score`` is that value; ties go to the nearer goal."""
-        sims = self.scores(goal)
-        m = min(len(sims), max(neighbours, 4 * k))
-        if m == 0 or k < 1:
-            return []
-        top = np.argpartition(-sims, m - 1)[:m]
-        top = top[np.argsort(-sims[top], kind="stable")]
-        best: dict[str, tuple[float, int]] = {}  # tactic -> (score, nearest neighbour using it)
-        for d in top:
-            sim = float(sims[d])
-            if sim <= 0:
-                break
-            tac = self.entries[d].tactic
-            if tac not in best:
-                best[tac] = (sim, int(d))
-            elif vote == "sum":
-                best[tac] = (best[tac][0] + sim, best[tac][1])
-        ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], -sims[kv[1][1]]))[:k]
-        return [Suggestion(tactic=t, score=round(s, 4), source_lemma=self.entries[f].lemma,
-                           source_file=self.entries[f].file) for t, (s, f) in ranked]
-
-    def suggest(self, goal_text: str, k: int = 5, others: int = 0, *, vote: Vote = "sum") -> list[Suggestion]:
-        """Tactics for a goal as Rocq prints it (hypotheses, ``====``, conclusion; the first entry
-        of ``TacticOutcome.goals``), ``others`` being how many more goals are focused."""
-        return self.suggest_goal(goal_from_text(goal_text, others=others), k, vote=vote)
 
 
 def evaluate(index: KnnIndex, valid: Path, k: int = 5) -> dict:
@@ -214,5 +53,5 @@ def evaluate(index: KnnIndex, valid: Path, k: int = 5) -> dict:
 
 def _head(tactic: str) -> str:
     """The first word of a tactic (``rewrite`` of ``rewrite H.``)."""
-    m = _TOKEN.match(tactic)
+    m = TOKEN.match(tactic)
     return m.group(0) if m else tactic

@@ -1,6 +1,7 @@
 """The step record: one tactic of a human (or search-made) Rocq proof with the goals around it.
 
-A ``Step`` is one line of a JSONL file. ``Goal`` keeps what the model sees: the focused goal
+A ``Step`` is one line of a JSONL file. ``Goal`` (``prover.search.knn_index``, where the search's
+k-NN index reads goals the same way) keeps what the model sees: the focused goal
 (hypotheses and conclusion as Rocq prints them) and how many other goals are in focus.
 The dedup key of a step is its normalised goal plus its tactic, so the same step written in two
 files (or two lemmas) counts once.
@@ -8,12 +9,14 @@ files (or two lemmas) counts once.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from prover.search.knn_index import Goal as Goal
+from prover.search.knn_index import goal_from_text as goal_from_text
 
 Library = Literal["stdlib", "stdpp"]
 Split = Literal["train", "valid"]
@@ -23,58 +26,6 @@ LICENCES: dict[str, str] = {"stdlib": "LGPL-2.1-only", "stdpp": "BSD-3-Clause"}
 """SPDX licence of each library's proofs, read from the Debian ``copyright`` files
 (``/usr/share/doc/coq/copyright``: "version 2.1", no "or later";
 ``/usr/share/doc/libcoq-stdpp/copyright``: BSD-3-clause)."""
-
-_SPACE = re.compile(r"\s+")
-
-
-class Goal(BaseModel):
-    """One proof state as the model sees it: the first focused goal and the count of the others."""
-
-    model_config = ConfigDict(frozen=True)
-
-    hypotheses: tuple[str, ...] = ()
-    """Hypotheses of the focused goal, one entry each (``n, m : nat``), as Rocq prints them."""
-    conclusion: str = ""
-    """Conclusion of the focused goal; empty when no goal is focused."""
-    others: int = 0
-    """How many more goals are focused besides this one (``split`` on ``A /\\ B`` leaves 1)."""
-
-    @property
-    def closed(self) -> bool:
-        """True when no goal is focused (the proof or the current bullet is finished)."""
-        return not self.conclusion
-
-    def text(self) -> str:
-        """The goal as Rocq prints it: hypotheses, the ``====`` bar, the conclusion."""
-        if self.closed:
-            return "No more goals."
-        return "\n".join([*self.hypotheses, "============================", self.conclusion])
-
-    def normalised(self) -> str:
-        """``text()`` with whitespace runs collapsed (the dedup key's goal part)."""
-        return _SPACE.sub(" ", self.text()).strip() + f" |others={self.others}"
-
-
-def goal_from_text(text: str, others: int = 0) -> Goal:
-    """Parse one goal printed by Rocq (hypotheses, a ``====`` bar, the conclusion; the two-space
-    indentation of ``coqtop`` is removed). Text without a bar is taken as a bare conclusion."""
-    lines = text.strip("\n").splitlines()
-    indent = min((len(ln) - len(ln.lstrip()) for ln in lines if ln.strip()), default=0)
-    lines = [ln[indent:].rstrip() for ln in lines]
-    bar = next((i for i, ln in enumerate(lines) if ln.startswith("====")), None)
-    if bar is None:
-        return Goal(conclusion="\n".join(ln for ln in lines if ln).strip(), others=others)
-    hyps: list[str] = []
-    for ln in lines[:bar]:
-        if not ln.strip():
-            continue
-        if ln.startswith(" ") and hyps:  # continuation of a long hypothesis
-            hyps[-1] += "\n" + ln
-        else:
-            hyps.append(ln)
-    conclusion = "\n".join(lines[bar + 1 :]).strip()
-    return Goal(hypotheses=tuple(hyps), conclusion=conclusion, others=others)
-
 
 class Step(BaseModel):
     """One tactic sentence of a proof with the goals before and after it."""
