@@ -91,6 +91,9 @@ class ModuleQuery(Record):
     build: FileCheck
     query: FileCheck | None = None
     """None when the build failed (the query was not run)."""
+    replay: FileCheck | None = None
+    """The kernel replay run (``lean --run`` of the ``replay`` program on ``Candidate.olean``);
+    None when none was asked for or the build failed."""
 
 
 def parse_axioms(text: str) -> dict[str, tuple[str, ...]]:
@@ -237,18 +240,21 @@ class LeanChecker:
             axioms = next(iter(answers.values()))  # Lean printed the resolved (namespaced) name
         return AxiomReport(theorem=theorem, axioms=axioms, check=check)
 
-    def query_module(self, text: str, query: str, *, timeout: float = 120.0) -> ModuleQuery:
+    def query_module(self, text: str, query: str, *, timeout: float = 120.0, replay: str | None = None) -> ModuleQuery:
         """Compile ``text`` as module ``Candidate``, then elaborate ``query`` in a SEPARATE process.
 
         ``query`` should start with ``import Candidate``. The query runs only when the build
         succeeded (``build.ok``: exit 0, no error message); each run gets ``timeout`` seconds.
         Nothing the candidate prints during its build can appear in ``query``'s output, except
         through code that runs at import time (``initialize``), which the static screens ban.
+        ``replay``: a program (``lean_tools.soundness.kernel_replay``) run after the query as a
+        third process, ``lake env lean --run Replay.lean <tmp>/Candidate.olean``; it does not
+        import the candidate, so none of the candidate's code runs there.
         """
         with tempfile.TemporaryDirectory(prefix="lean-query-") as tmp:
-            return self._query_module_in(Path(tmp), text, query, timeout)
+            return self._query_module_in(Path(tmp), text, query, timeout, replay)
 
-    def _query_module_in(self, tmp: Path, text: str, query: str, timeout: float) -> ModuleQuery:
+    def _query_module_in(self, tmp: Path, text: str, query: str, timeout: float, replay: str | None = None) -> ModuleQuery:
         src = tmp / "Candidate.lean"
         src.write_text(text, encoding="utf-8")
         build = self._run(
@@ -261,4 +267,9 @@ class LeanChecker:
         probe = tmp / "Query.lean"
         probe.write_text(query, encoding="utf-8")
         check = self._run(["env", "lean", "--json", str(probe)], timeout, extra_env={"LEAN_PATH": str(tmp)})
-        return ModuleQuery(build=build, query=check)
+        if replay is None:
+            return ModuleQuery(build=build, query=check)
+        program = tmp / "Replay.lean"
+        program.write_text(replay, encoding="utf-8")
+        args = ["env", "lean", "--run", str(program), str(tmp / "Candidate.olean")]
+        return ModuleQuery(build=build, query=check, replay=self._run(args, timeout, extra_env={"LEAN_PATH": str(tmp)}))

@@ -110,6 +110,12 @@ class CandidateResult(Record):
     def ok(self) -> bool:
         return self.split is not None and not self.findings
 
+    @property
+    def needs_kernel(self) -> bool:
+        """Every finding is one the screens cannot judge (``Finding.kernel``): neither accepted nor
+        rejected here; the kernel replay decides (``verify``)."""
+        return self.split is not None and bool(self.findings) and all(f.kernel for f in self.findings)
+
 
 def prefix_units(text: str, end: int, language: Language) -> list[Span]:
     """The units of ``text[:end]`` (see rule 2)."""
@@ -145,8 +151,21 @@ def _declared_names(helpers: str, language: Language) -> list[str]:
     return [n.replace("«", "").replace("»", "") for n in re.findall(pat, masked)]
 
 
+_LEAN_DECL_HEADER = re.compile(
+    r"(?<![\w'.])(?P<kw>theorem|lemma|def|abbrev|axiom|opaque|instance|structure|class|inductive|problem|determine)"
+    r"\s+(?P<name>«[^»]*»|[^\s(){}\[\]:⦃⦄,]+)"
+)
+
+
 def _identifiers(text: str, language: Language) -> set[str]:
+    """The identifiers of ``text`` and each component of the dotted ones. Lean: the name a
+    declaration header declares (``theorem part_b``) is not an occurrence: declaring a name does
+    not refer to anything a helper could rebind (a helper of the same full name is Lean's
+    ``already declared`` error); every other occurrence of it (a call, a recursive use, a
+    statement mentioning it) still is."""
     masked = mask(text, language)
+    if language == "lean":
+        masked = _LEAN_DECL_HEADER.sub(lambda m: m.group("kw") + " " * (m.end() - m.start("kw") - len(m.group("kw"))), masked)
     toks = set(re.findall(r"[^\W\d][\w'.!?₀-₉]*", masked))
     parts = set()
     for t in toks:
@@ -432,12 +451,35 @@ def _shadowing(helpers: str, lang: Language, later_ids: set[str], line: int, whe
     return out
 
 
+_LEAN_OTHER_PART = re.compile(r"(?:(?:private|protected|nonrec|noncomputable)\s+)*(?:theorem|lemma|problem)(?![\w'.!?])")
+
+
+def _suffix_for_shadowing(suffix: str, language: Language) -> str:
+    """The problem's text after the target that the shadowing rule reads. Lean: without the other
+    parts of a multi-part problem (``theorem``/``lemma``/compfiles ``problem`` units after the
+    target): Lean elaborates commands in order and never revisits a declaration, so what a later
+    theorem refers to cannot change the target, and the verdict judges the target alone. Every
+    other unit after the target (``end``, definitions, ...) still counts; Rocq: all of it."""
+    if language != "lean":
+        return suffix
+    masked = mask(suffix, "lean")
+    bounds = [0, *[m.start() for m in LEAN_COMMAND_START.finditer(masked) if m.start() > 0], len(suffix)]
+    return "".join(suffix[a:b] for a, b in itertools.pairwise(bounds) if not _LEAN_OTHER_PART.match(masked, a))
+
+
+def _not_deferred(f: Finding) -> Finding:
+    """A finding of a helper run placed before a problem unit, as a rejection (see ``_screens``)."""
+    if not f.kernel:
+        return f
+    return f.model_copy(update={"kernel": False, "message": f"{f.message}, and before a problem unit it is not allowed"})
+
+
 def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> list[Finding]:
     lang, name = problem.language, problem.theorem_name
     text = cand.text
     findings: list[Finding] = []
     pu = _normalized_units(problem.text, problem.decl_start, lang)
-    tail_ids = _identifiers(problem.statement + "\n" + problem.suffix, lang)
+    tail_ids = _identifiers(problem.statement + "\n" + _suffix_for_shadowing(problem.suffix, lang), lang)
     tail_ids |= _identifiers("\n".join(u.text for u in pu[_in_tail(pu, lang) :]), lang)
     if helpers.strip():
         findings += screen(
@@ -453,7 +495,9 @@ def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> l
         k = early.before
         run, line = text[early.start : early.end], text.count("\n", 0, early.start) + 1
         later = _identifiers("\n".join(u.text for u in pu[k:]), lang) | tail_ids
-        findings += screen(run, lang, role="helpers", line_offset=line - 1)
+        # No deferral to the kernel here: the reference statement is elaborated after these runs,
+        # so Lean's statement check would not see what they change.
+        findings += [_not_deferred(f) for f in screen(run, lang, role="helpers", line_offset=line - 1)]
         findings += _shadowing(
             run, lang, later, line, f"the problem's text after it (`{pu[k].text[:40]}` ...)" if k < len(pu) else "the statement"
         )
@@ -487,7 +531,31 @@ def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> l
             )
         )
     findings += screen(cand.proof, lang, role="proof", line_offset=split.proof_line - 1)
+    if lang == "lean":
+        findings += _own_axiom_report(cand.proof, name, split.proof_line)
     return findings
+
+
+_PRINT_AXIOMS = re.compile(r"#print\s+axioms\s+(?P<name>[^\s()\[\]{}]+)")
+
+
+def _own_axiom_report(proof: str, name: str, proof_line: int) -> list[Finding]:
+    """Lean: ``#print axioms <the target>`` inside the target's own proof body (an indented
+    command runs right after the declaration) prints the very report an axiom check reads, from
+    the candidate's own output: a rejection (other read-only commands there only need Lean, see
+    ``Finding.kernel``; at column 0 after the proof they are read-only queries, rule 6)."""
+    masked = mask(proof, "lean").replace("«", "").replace("»", "")
+    leaf = name.replace("«", "").replace("»", "").split(".")[-1]
+    return [
+        Finding(
+            rule="lean.command",
+            message=f"`#print axioms {m.group('name')}` inside the proof of {name} imitates the axiom report of the verdict",
+            line=proof_line + masked.count("\n", 0, m.start()),
+            snippet=m.group(0)[:60],
+        )
+        for m in _PRINT_AXIOMS.finditer(masked)
+        if m.group("name").split(".")[-1] == leaf
+    ]
 
 
 def _all_decl_names(masked: str, language: Language) -> list[str]:

@@ -69,12 +69,22 @@ TRUST_NEUTRAL_ATTRIBUTES = frozenset(
         "elab_as_elim",
         "nolint",
         "expose",
+        "simp↓",
+        "grind",
+        "grind!",
     ]
 )
 """Attribute names allowed on helpers (``@[...]``, ``attribute [...]``): simp sets, casts,
 congruence and bound lemmas, unfolding/inlining hints, linter exemptions; proof automation only.
+``simp↓`` (also ``simp ↓``) is a simp lemma used before the subterms are visited;
+``grind``/``grind!`` (with ``_GRIND_MODIFIER`` words) feed the ``grind`` tactic.
 ``expose`` (Lean's module system, ``@[expose] def``): exports a definition's body to importing
 modules; visibility only, it changes nothing in how this file elaborates."""
+_GRIND_MODIFIER = re.compile(r"[=→←_.!<>-]+|cases|eager|intro|ext|inj|norm|unfold|gen|funCC|symm|up|down")
+"""What may follow ``grind``/``grind!`` in an attribute (``@[grind =]``, ``@[grind! .]``,
+``@[grind cases eager]``): the e-matching pattern direction and the rule kind grind uses the
+lemma for. Like ``simp``, they only decide how the ``grind`` tactic searches; whatever it
+finds is a proof term the kernel checks."""
 
 _MODIFIER_IN = re.compile(
     r"(?:open(?P<names>(?:[ \t]+(?!in(?![\w'.]))(?:[^\W\d][\w'.]*|\([^()\n]{0,200}\)|→)){1,40})"
@@ -90,9 +100,16 @@ _ATTR_CMD = re.compile(r"attribute\s*\[(?P<body>[^\]]{0,2000})\]")
 _READONLY = re.compile(r"#(?:check|print(?:\s+axioms)?|reduce|synth)(?![\w'.!?])")
 _SNIP = re.compile(r"snip\s+(?:begin|end)(?![\w'.!?])")
 _DECL_START = re.compile(
-    r"(?:@\[[^\]]{0,2000}\]\s*)?(?:(?:private|protected|noncomputable|public)\s+)*(?:theorem|lemma|def|abbrev|example)(?![\w'.!?])"
+    r"(?:@\[[^\]]{0,2000}\]\s*)?(?:(?:private|protected|noncomputable|public|nonrec)\s+)*(?:theorem|lemma|def|abbrev|example)(?![\w'.!?])"
 )
 _META_NAME = re.compile(r"(?:Lean|IO)(?![\w'!?])")
+KERNEL_COMMANDS = ("elab", "elab_rules", "macro", "macro_rules", "syntax", "declare_syntax_cat")
+"""Commands that define syntax or elaborators (metaprogramming): they run arbitrary code at
+elaboration time, so the screens cannot judge them; they are never a rejection by themselves
+(``Finding.kernel``) and never accepted without Lean's statement check and kernel replay."""
+KERNEL_COMMAND_START = re.compile(
+    r"(?:@\[[^\]]{0,2000}\]\s*)?(?:" + "|".join(KERNEL_COMMANDS) + r")(?![\w'.!?])"
+)
 
 
 def attribute_ok(body: str, *, in_scope: bool) -> bool:
@@ -109,9 +126,15 @@ def attribute_ok(body: str, *, in_scope: bool) -> bool:
             words = words[1:]
         if not words or words[0] not in TRUST_NEUTRAL_ATTRIBUTES:
             return False
-        if words[0] == "simp" and any(w not in ("←", "<-", "high", "low", "default") for w in words[1:]):
+        if words[0] in ("grind", "grind!"):
+            if not all(_GRIND_MODIFIER.fullmatch(w) for w in words[1:]):
+                return False
+            continue
+        if words[0] == "simp" and words[1:2] == ["↓"]:
+            words = ["simp↓", *words[2:]]
+        if words[0] in ("simp", "simp↓") and any(w not in ("←", "<-", "high", "low", "default") for w in words[1:]):
             return False
-        if words[0] != "nolint" and words[0] != "simp" and len(words) > 1:
+        if words[0] not in ("nolint", "simp", "simp↓") and len(words) > 1:
             return False
     return bool(items)
 
@@ -126,7 +149,7 @@ class _Scope:
 
 
 _DANGLING = "an `open ... in`/`set_option ... in` among the helpers must be followed by a helper declaration"
-_META_OPEN = "opening the `Lean`/`IO` namespaces (metaprogramming) is not allowed"
+_META_OPEN = "opening the `Lean`/`IO` namespaces (metaprogramming) cannot be judged without Lean"
 
 
 class _HelperWalk:
@@ -142,9 +165,9 @@ class _HelperWalk:
         self.stack: list[_Scope] = []
         self.pending: int | None = None
 
-    def add(self, pos: int, msg: str, snippet: str, rule: str = "lean.command") -> None:
+    def add(self, pos: int, msg: str, snippet: str, rule: str = "lean.command", *, kernel: bool = False) -> None:
         line = bisect.bisect_right(self.line_starts, pos) + self.offset
-        self.findings.append(Finding(rule=rule, message=msg, line=line, snippet=" ".join(snippet.split())[:60]))
+        self.findings.append(Finding(rule=rule, message=msg, line=line, snippet=" ".join(snippet.split())[:60], kernel=kernel))
 
     def blank(self, a: int, b: int) -> None:
         out = self.out
@@ -161,7 +184,7 @@ class _HelperWalk:
         if i > ls and (i >= len(masked) or masked[i] == "\n"):
             return  # the modified command starts on a later line
         if self.pending is not None:
-            if not _DECL_START.match(masked, i):
+            if not _DECL_START.match(masked, i) and not KERNEL_COMMAND_START.match(masked, i):
                 self.add(self.pending, _DANGLING, masked[self.pending : self.pending + 60])
             self.pending = None
             return
@@ -175,7 +198,7 @@ class _HelperWalk:
                 if not SAFE_OPTION.fullmatch(opt):
                     self.add(i, f"`set_option {opt.split()[0]}` is not an allowed option", m.group(0), "lean.set_option")
             elif any(_META_NAME.match(n) for n in m.group("names").split()):
-                self.add(i, _META_OPEN, m.group(0), "lean.meta")
+                self.add(i, _META_OPEN, m.group(0), "lean.meta", kernel=True)
             self.blank(i, m.end())
             if self.pending is None:
                 self.pending = i
@@ -206,7 +229,7 @@ class _HelperWalk:
                     m.group(0),
                 )
             elif kw == "open" and any(_META_NAME.match(n) for n in m.group("rest").split()):
-                self.add(i, _META_OPEN, m.group(0), "lean.meta")
+                self.add(i, _META_OPEN, m.group(0), "lean.meta", kernel=True)
             self.blank(i, i + len(kw))
         elif m := _SETOPT.match(head):
             opt = " ".join(m.group("opt").split())

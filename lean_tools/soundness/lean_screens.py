@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 
 from ..source import mask
-from .lean_helpers import SAFE_OPTION, attribute_ok, structure
+from .lean_helpers import KERNEL_COMMANDS, SAFE_OPTION, attribute_ok, structure
 from .shared_screens import each_match, invisible, line_at, lookalikes, words
 from .verdict import Finding
 
@@ -69,7 +69,7 @@ _LEAN_COMMANDS = (  # noqa: SIM905 - one word list, kept compact
     "gen_injective_theorems% "
 ).split()
 _LEAN_DECLS = (  # noqa: SIM905 - one word list, kept compact
-    "theorem lemma def abbrev example noncomputable private protected public "
+    "theorem lemma def abbrev example noncomputable private protected public nonrec "
 ).split()
 
 _RE_LEAN_HOLE = re.compile(words(_LEAN_HOLES, r"[\w']").pattern.replace("(?![\\w'!?])", "(?![\\w'])"))
@@ -95,6 +95,7 @@ _LEAN_COL0_OK = frozenset(
         "private",
         "protected",
         "public",  # the module system's visibility modifier (`public lemma`, `public def`)
+        "nonrec",  # `nonrec def f`: the body's `f` is the outer one, not a recursive call
         "set_option",
         "termination_by",
         "decreasing_by",
@@ -125,6 +126,12 @@ _LEAN_COL0_TACTICS = frozenset(
 _RE_LEAN_OPENS_TERM = re.compile(r"(?:(?<![\w'.!?])(?:by|from|then|else|do)|:=|=>|<\||[(,$])$")
 _RE_LEAN_META = re.compile(r"(?<![\w'])(?:Lean\.|IO(?![\w'])|unsafe\w*)")
 _RE_LEAN_RAW = re.compile(r"(?<![\w'])(?:r#*|[a-z]!)\"")
+# Constructs the screens cannot judge but that are no cheat by themselves (``Finding.kernel``):
+# syntax/elaborator definitions and ``open`` (the kernel replay and Lean's statement check judge
+# what they do), read-only ``#`` commands (they print; what follows them is screened as usual).
+_KERNEL_WORDS = frozenset((*KERNEL_COMMANDS, "open"))
+_READONLY_HASH = frozenset(("#check", "#print", "#reduce", "#synth"))
+_METAPROGRAM_ATTRIBUTE = re.compile(r"\s*(?:tactic|macro|term_elab|command_elab)\s+[^\W\d][\w'.]*\s*")
 
 
 def screen_lean(text: str, *, role: str = "proof", line_offset: int = 0) -> tuple[Finding, ...]:
@@ -173,6 +180,8 @@ def _lean_column0(masked: str, off: int) -> list[Finding]:
         dotted = "." in word.strip(".") and not word.startswith("#")  # `Nat.le_refl 1`: a term, no command
         prev = masked[max(0, m.start() - 2000) : m.start()].rstrip()
         opens = _RE_LEAN_OPENS_TERM.search(prev[-12:]) is not None  # the line must be a term/tactic
+        if word in KERNEL_COMMANDS:
+            continue  # a syntax/elaborator definition: the word rules mark it (``Finding.kernel``)
         if word not in _LEAN_COL0_OK and word not in _LEAN_COL0_TACTICS and not dotted and not opens:
             out.append(
                 Finding(
@@ -189,13 +198,14 @@ def _lean_column0(masked: str, off: int) -> list[Finding]:
 def _lean_rules(masked: str, role: str, off: int) -> list[Finding]:
     out: list[Finding] = []
 
-    def add(rule: str, m: re.Match[str], what: str) -> None:
+    def add(rule: str, m: re.Match[str], what: str, kernel: bool = False) -> None:
         out.append(
             Finding(
                 rule=rule,
                 message=what,
                 line=line_at(masked, m.start(), off),
                 snippet=m.group(0)[:60],
+                kernel=kernel,
             )
         )
 
@@ -208,16 +218,22 @@ def _lean_rules(masked: str, role: str, off: int) -> list[Finding]:
             f"`{m.group(0)}` trusts the compiler instead of the kernel",
         )
     for m in _RE_LEAN_CMD.finditer(masked):
-        add(
-            "lean.command",
-            m,
-            f"command keyword `{m.group(0)}` is not allowed in a proof or helper",
-        )
+        word = m.group(0)
+        if word in _KERNEL_WORDS:
+            add("lean.command", m, f"command keyword `{word}` cannot be judged without Lean", kernel=True)
+        else:
+            add("lean.command", m, f"command keyword `{word}` is not allowed in a proof or helper")
     for m in _RE_LEAN_HASH.finditer(masked):
         where = "inside a proof body (read-only commands go at column 0 after the proof)" if role == "proof" else "here"
-        add("lean.command", m, f"`{m.group(0)}` command is not allowed {where}")
+        if m.group(0) in _READONLY_HASH:
+            add("lean.command", m, f"`{m.group(0)}` command {where} cannot be judged without Lean", kernel=True)
+        else:
+            add("lean.command", m, f"`{m.group(0)}` command is not allowed {where}")
     for m in _RE_LEAN_META.finditer(masked):
-        add("lean.meta", m, f"`{m.group(0)}` (metaprogramming / IO) is not allowed")
+        if m.group(0).startswith("unsafe"):
+            add("lean.meta", m, f"`{m.group(0)}` is not allowed")
+        else:
+            add("lean.meta", m, f"`{m.group(0)}` (metaprogramming / IO) cannot be judged without Lean", kernel=True)
     for m in _RE_LEAN_SETOPT.finditer(masked):  # each occurrence, so `... in set_option X in` is seen
         if not _RE_LEAN_SAFE_SETOPT.match(masked, m.end()):
             add(
@@ -230,6 +246,9 @@ def _lean_rules(masked: str, role: str, off: int) -> list[Finding]:
         attr = _RE_LEAN_ATTR.match(masked, start.start())
         if attr is None:  # no `]` within 2,000 characters: never read as a trust-neutral attribute
             add("lean.attribute", start, "attribute list `@[...` is unterminated or too long")
+        elif role == "helpers" and _METAPROGRAM_ATTRIBUTE.fullmatch(attr.group("body")):
+            what = f"attribute `@[{attr.group('body').strip()}]` registers an elaborator: it cannot be judged without Lean"
+            add("lean.attribute", attr, what, kernel=True)
         elif role != "helpers" or not attribute_ok(attr.group("body"), in_scope=False):
             add(
                 "lean.attribute",

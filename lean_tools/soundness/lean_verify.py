@@ -409,6 +409,21 @@ def _query_verdict(query: FileCheck | None, nonce: str, name: str) -> Verdict:
     )
 
 
+def _with_replay(accepted: Verdict, replay: FileCheck | None, nonce: str, name: str) -> Verdict:
+    """The query's acceptance, confirmed by the kernel replay (or its rejection)."""
+    from .kernel_replay import replay_rejection
+
+    rejected, ans = replay_rejection(replay, nonce, name)
+    if rejected is not None or ans is None:
+        return rejected or reject("kernel", "the kernel replay gave no answer", "lean", name)
+    return accepted.model_copy(
+        update={
+            "reason": f"{accepted.reason}; kernel replay re-checked {ans.replayed} declarations",
+            "details": {**accepted.details, "kernel_replay": ans.replayed},
+        }
+    )
+
+
 def verify_lean(
     problem: SourceFile,
     candidate_text: str,
@@ -417,9 +432,12 @@ def verify_lean(
     timeout: float = 120.0,
     checker=None,
     nonce: str | None = None,
+    kernel_replay: bool = False,
 ) -> Verdict:
     """Compile, compare statements, check axioms. ``split`` None: located here (lenient).
 
+    ``kernel_replay``: also replay the compiled module through the kernel in a process that
+    runs none of the candidate's code (``kernel_replay``); acceptance then needs both answers.
     ``checker``: a ``LeanChecker`` (tests pass one with a stand-in ``lake``); ``nonce``: for
     tests only. Raises ``NotInstalled`` when Lean is missing.
     """
@@ -442,9 +460,16 @@ def verify_lean(
         return reject("candidate", str(e), "lean", name)
     module = build_candidate_module(problem, candidate_text, helpers_start, nonce)
     checker = checker or lean_checker.LeanChecker()
-    mq = checker.query_module(module.text, build_query(ref_full, target_full, nonce), timeout=timeout)
+    replay = None
+    if kernel_replay:
+        from .kernel_replay import build_replay_program  # late: it imports this module
+
+        replay = build_replay_program(ref_full, target_full, nonce)
+    mq = checker.query_module(module.text, build_query(ref_full, target_full, nonce), timeout=timeout, replay=replay)
     v = _build_rejection(mq.build, module, name, timeout) or _query_verdict(mq.query, nonce, name)
-    runs = [mq.build] + ([mq.query] if mq.query is not None else [])
+    if kernel_replay and v.accepted:
+        v = _with_replay(v, mq.replay, nonce, name)
+    runs = [r for r in (mq.build, mq.query, mq.replay) if r is not None]
     cpu = sum(r.cpu_seconds for r in runs)
     wall = sum(r.wall_seconds for r in runs)
     return v.model_copy(update={"cpu_seconds": cpu, "wall_seconds": wall})

@@ -8,8 +8,11 @@ from pydantic import Field
 
 from ..types import Record
 
-Stage = Literal["parse", "candidate", "screen", "compile", "statement", "axioms", "accepted"]
-"""Where the decision was made. ``accepted`` only for accepted proofs."""
+Stage = Literal["parse", "candidate", "screen", "needs_kernel", "compile", "statement", "kernel", "axioms", "accepted"]
+"""Where the decision was made. ``accepted`` only for accepted proofs. ``needs_kernel``: not a
+rejection and not an acceptance: the static screens found only constructs they cannot judge
+(``Finding.kernel``) and no proof assistant was there to replay the proof through its kernel;
+``kernel``: that replay ran and refused the candidate."""
 
 
 class Finding(Record):
@@ -20,6 +23,11 @@ class Finding(Record):
     line: int | None = None
     """1-based line in the candidate file, when known."""
     snippet: str = ""
+    kernel: bool = False
+    """True when the construct is not a cheat by itself but the screens cannot judge it (Lean
+    metaprogramming, a read-only command or an ``open`` inside a proof): the candidate is then
+    neither accepted nor rejected by the static layer; only the proof assistant's kernel replay
+    (``lean_verify``, ``kernel_replay``) decides. False: a rejection."""
 
     def one_line(self) -> str:
         at = f" (line {self.line})" if self.line else ""
@@ -47,6 +55,19 @@ def reject(stage: Stage, reason: str, language, theorem: str = "", **details: An
         reason=" ".join(reason.split()),
         stage=stage,
         language=language,
+        theorem=theorem,
+        details=details,
+    )
+
+
+def needs_lean(reason: str, theorem: str = "", **details: Any) -> Verdict:
+    """The verdict on a Lean candidate that only a kernel replay can judge, when none ran: not
+    accepted, not rejected (stage ``needs_kernel``); ``reason`` starts ``needs Lean to judge:``."""
+    return Verdict(
+        accepted=False,
+        reason="needs Lean to judge: " + " ".join(reason.split()),
+        stage="needs_kernel",
+        language="lean",
         theorem=theorem,
         details=details,
     )

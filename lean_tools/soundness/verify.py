@@ -4,6 +4,12 @@ Order: parse the problem (``BadProblem`` if it cannot be split) -> candidate rul
 screens (``candidate.check_candidate``; no proof assistant needed, so a cheat is rejected
 even where Lean/Rocq is missing) -> the proof assistant (``rocq_verify`` / ``lean_verify``),
 which raises ``NotInstalled`` when it is absent. Rejections are values (``Verdict``).
+
+Lean constructs the screens cannot judge (``Finding.kernel``: metaprogramming, a read-only
+command or an ``open`` inside a proof) are not a rejection: when they are the only findings,
+the candidate goes to ``lean_verify`` with the kernel replay on (``kernel_replay``); without
+Lean (or with ``static_only``) the verdict is ``needs_lean`` (stage ``needs_kernel``, reason
+``needs Lean to judge: ...``): not accepted, not rejected. Any other finding still rejects.
 """
 
 from __future__ import annotations
@@ -15,8 +21,9 @@ from ..assistant import assistant
 from ..lean.parser import lean_open_definitions
 from ..parsing import parse_source
 from ..source import Language, ParseError, SourceFile, mask
+from ..types import NotInstalled
 from .candidate import CandidateResult, CandidateSplit, check_candidate, locate
-from .verdict import Verdict, reject
+from .verdict import Verdict, needs_lean, reject
 
 # No size cap on candidates: real competition proofs run to hundreds of kilobytes. The static
 # screens are linear in the candidate's size (benchmarks/screens_scaling.py measures them up to
@@ -62,18 +69,20 @@ def static_verdict(
     *,
     allowed_requires: frozenset[str] = frozenset(),
 ) -> tuple[Verdict | None, CandidateResult]:
-    """(rejection or None, the candidate analysis). None means: go on to the proof assistant."""
+    """(rejection or None, the candidate analysis). None means: go on to the proof assistant
+    (with the kernel replay when ``res.needs_kernel``)."""
     res = check_candidate(problem, candidate_text, allowed_requires=allowed_requires)
-    if res.ok:
+    if res.ok or (res.needs_kernel and problem.language == "lean"):
         return None, res
-    f = res.findings[0]
-    more = f" (+{len(res.findings) - 1} more)" if len(res.findings) > 1 else ""
+    findings = sorted(res.findings, key=lambda x: x.kernel)  # a rejection names a rejecting finding first
+    f = findings[0]
+    more = f" (+{len(findings) - 1} more)" if len(findings) > 1 else ""
     v = reject(
         res.stage,  # type: ignore[arg-type]
         f"[{f.rule}] {f.one_line()}{more}",
         problem.language,
         problem.theorem_name,
-        findings=[x.model_dump() for x in res.findings],
+        findings=[x.model_dump() for x in findings],
     )
     return v, res
 
@@ -127,6 +136,8 @@ def verify(
         rejected, res = static_verdict(problem, candidate_text, allowed_requires=frozenset(allowed_requires))
         if rejected is not None:
             return rejected.model_copy(update={"wall_seconds": time.monotonic() - t0})
+        if res.needs_kernel:
+            return _kernel_replay_verdict(problem, candidate_text, res, timeout=timeout, static_only=static_only)
         if static_only or res.split is None:
             return Verdict(
                 accepted=False,
@@ -137,3 +148,18 @@ def verify(
             )
         split = res.split
     return assistant(language).kernel_verdict(problem, candidate_text, split, timeout=timeout, assumed=assumed)
+
+
+def _kernel_replay_verdict(problem: SourceFile, candidate_text: str, res: CandidateResult, *, timeout: float, static_only: bool) -> Verdict:
+    """A candidate whose only findings are ones the screens cannot judge (Lean only): the Lean
+    verdict with the kernel replay, or ``needs_lean`` when Lean is absent or not asked for."""
+    what = "; ".join(dict.fromkeys(f.one_line() for f in res.findings))
+    findings = [f.model_dump() for f in res.findings]
+    if not static_only:
+        from .lean_verify import verify_lean  # late: only Lean candidates get here
+
+        try:
+            return verify_lean(problem, candidate_text, res.split, timeout=timeout, kernel_replay=True)
+        except NotInstalled as e:
+            return needs_lean(what, problem.theorem_name, findings=findings, missing=str(e))
+    return needs_lean(what, problem.theorem_name, findings=findings)

@@ -6,7 +6,10 @@ the soundness checks); 1 = it does not (the reason on one line); 2 = bad input (
 unreadable file, unknown suffix, problem file that cannot be parsed, a problem file that does
 not say with certainty which theorem is the problem's - several unproved declarations, several
 compfiles ``problem``s: pass ``--theorem`` - or whose statement uses an answer it leaves open,
-``abbrev x := sorry``) or the proof assistant is missing (the message says how to install it).
+``abbrev x := sorry``) or the proof assistant is missing (the message says how to install it), or,
+Lean, the candidate uses constructs the static screens cannot judge (metaprogramming, ``open`` or
+a read-only ``#print`` inside a proof) and no Lean is there to replay it through the kernel: the
+message says ``needs Lean to judge: <what>`` (neither accepted nor rejected).
 The verdict is never about a declaration other than the problem's theorem. The language comes from the suffix:
 ``.lean`` -> Lean 4, ``.v`` -> Rocq. A candidate that cannot be parsed is a rejection (1).
 Static screens run before the proof assistant, so a cheat gets exit 1 even without one.
@@ -150,9 +153,13 @@ def main(argv: list[str] | None = None) -> int:
         return _bad_input(f"internal error while checking ({e.__class__.__name__}: {' '.join(str(e).split())[:200]})")
     if args.json:
         print(json.dumps(verdict.model_dump(mode="json"), ensure_ascii=False))
+    elif verdict.stage == "needs_kernel":  # neither accepted nor rejected: exit 2, like a missing prover
+        print(f"prover-check: {verdict.theorem}: {verdict.reason}", file=sys.stderr)
     else:
         status = "ACCEPTED" if verdict.accepted else "REJECTED"
         print(f"{status} {verdict.theorem}: {verdict.reason}")
+    if verdict.stage == "needs_kernel":
+        return 2
     return 0 if verdict.accepted else 1
 
 

@@ -1,0 +1,12 @@
+-- cheat: multi-part: a helper named like the target statement's `f` | problem: two_parts.lean | theorem: part_b | expect: rejected | static: candidate.shadowing | class: a
+import Mathlib
+
+/-- Part (a): a closed form. -/
+theorem part_a (n : ℕ) : 2 * (∑ i ∈ Finset.range (n + 1), i) = n * (n + 1) := by
+  sorry
+
+def f (n : ℕ) : ℕ := n * (n + 1)
+
+/-- Part (b): the same for an arbitrary function with that closed form. -/
+theorem part_b (f : ℕ → ℕ) (hf : ∀ n, f n = n * (n + 1)) : f 3 = 12 := by
+  rw [hf]
