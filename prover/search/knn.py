@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 import time
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,7 +65,7 @@ def load_index(path: str) -> KnnIndex:
             _LOADED[key] = KnnIndex.load(key)
         except FileNotFoundError:
             raise KnnUnavailable(f"the k-NN tactic index is not installed at {key}: run `{KNN_SETUP}`") from None
-        except (OSError, ValueError, KeyError) as e:
+        except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as e:  # a truncated or foreign file
             raise KnnUnavailable(f"the k-NN tactic index at {key} cannot be read ({e}): run `{KNN_SETUP}` again") from None
     return _LOADED[key]
 

@@ -82,6 +82,11 @@ def test_candidates_without_knn_are_the_registrys_and_with_it_sit_between_closer
 def test_a_missing_index_is_an_error_naming_the_setup_command(tmp_path):
     with pytest.raises(KnnUnavailable, match="prover-setup model tactics"):
         load_index(str(tmp_path / "none"))
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "index.npz").write_bytes(b"")
+    (tmp_path / "broken" / "entries.jsonl").write_text("", encoding="utf-8")
+    with pytest.raises(KnnUnavailable, match="cannot be read"):
+        load_index(str(tmp_path / "broken"))
 
     def no_session(header):
         raise AssertionError("no session opens without the index")
