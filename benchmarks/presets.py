@@ -144,14 +144,31 @@ def split_statement(text: str) -> tuple[str, str]:
     return src.header + src.preamble, stmt if stmt.endswith(".") else stmt + "."
 
 
-def candidate_file(problem_text: str, proof: str) -> str:
+def candidate_file(problem_text: str, proof: str, *, requires: bool = True) -> str:
     """The problem file with ``proof`` as its body; the proof's ``Require`` sentences go just
-    before the theorem (the place the soundness verdict allows new text)."""
+    before the theorem (the place the soundness verdict allows new text), or are dropped
+    (``requires=False``: a lemma re-proved in its own file, whose proof may load nothing new)."""
     from lean_tools.parsing import parse_source
     from prover.search import hoist_requires
 
-    requires, rest = hoist_requires(proof)
-    return parse_source(problem_text, "rocq").render(rest, helpers=requires)
+    found, rest = hoist_requires(proof)
+    return parse_source(problem_text, "rocq").render(rest, helpers=found if requires else "")
+
+
+def in_file_checker(problem: BenchProblem, header: str):
+    """For a library lemma re-proved in its own file (a problem with a ``reference``): the
+    search's fresh checker compiles the file as it is, with the sections and modules open at the
+    lemma closed, and without the search's own ``Require``s (``prover.search.context_checker``).
+    None for every other problem (the search's default checker)."""
+    if not problem.reference:
+        return None
+    from lean_tools.assistant import assistant
+    from lean_tools.rocq.holes import closers, find_holes
+    from prover.search.context_checker import InContextChecker
+
+    holes = [h for h in find_holes(problem.text) if h.kind == "admitted"]
+    scopes = holes[-1].scopes if holes else ()
+    return InContextChecker(assistant("rocq").checker(), header.rstrip(), closers(scopes))
 
 
 def search_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
@@ -226,17 +243,20 @@ def _search(problem: BenchProblem, config: dict, t0: float) -> AttemptResult:
         if not knn_index_installed(folder):
             return AttemptResult(outcome="error", reason=f"{KNN_MISSING} (looked in {folder})")
         budget_cfg["knn_index"] = str(folder)
+    checker = in_file_checker(problem, header)
+    if checker is not None:
+        budget_cfg["own_imports"] = True
     budget = SearchBudget(**budget_cfg)
     table = baseline_table() if config.get("table") == "baseline" else None
     cpu0 = finished_cpu_seconds()
     if sess.get("warm"):
         pool, live = _warm_pool(timeout, extra)
         live0 = sum(s.process_cpu_seconds for s in live if s.alive())
-        res = prove_goal(pool, header, stmt, "rocq", budget, table=table)
+        res = prove_goal(pool, header, stmt, "rocq", budget, table=table, checker=checker)
         cpu = finished_cpu_seconds() - cpu0 + sum(s.process_cpu_seconds for s in live if s.alive()) - live0
     else:
         res = prove_goal(lambda h: RocqSession(h, default_timeout=timeout, extra_args=extra), header, stmt, "rocq",
-                         budget, table=table)
+                         budget, table=table, checker=checker)
         cpu = finished_cpu_seconds() - cpu0
     cpu += res.knn_seconds
     wall = time.monotonic() - t0
@@ -244,7 +264,7 @@ def _search(problem: BenchProblem, config: dict, t0: float) -> AttemptResult:
         reason = res.reason or "no proof found"
         infra = reason.startswith(("SessionCrashed", "SessionOutOfMemory", "NotInstalled"))
         return AttemptResult(outcome="error" if infra else "failed", reason=reason, checker_cpu_s=cpu, wall_s=wall)
-    text = candidate_file(problem.text, res.proof or "")
+    text = candidate_file(problem.text, res.proof or "", requires=checker is None)
     ok, why = recheck(problem, text, timeout=60.0)
     if not ok:
         return AttemptResult(outcome="failed", reason=f"{RECHECK_REJECTED}: {why}", checker_cpu_s=cpu, wall_s=wall)

@@ -27,6 +27,7 @@ from lean_tools.types import (
 from .budget import Budget
 from .config import ProverConfig
 from .records import Problem, VerdictRecord
+from .search.context_checker import InContextChecker
 from .trace import Trace
 
 
@@ -221,10 +222,10 @@ class Workspace:
         budget = SearchBudget(
             # hammer alone (the tool): the call's own seconds, which default to search.hammer_timeout_s
             seconds=seconds, hammer=mode, hammer_seconds=seconds if mode == "only" else cfg.hammer_timeout_s,
-            knn_index=cfg.knn_index, knn_k=cfg.knn_k,
+            knn_index=cfg.knn_index, knn_k=cfg.knn_k, own_imports=self.problem.in_project,
         )
         p = self.problem
-        checker = _InContextChecker(self.lang.checker(), self.env_header.rstrip(), p.closers) if p.in_project else None
+        checker = InContextChecker(self.lang.checker(), self.env_header.rstrip(), p.closers) if p.in_project else None
         lang, recon = self.problem.language, self._reconstructions()
         res = prove_goal(self.pool, self.env_header, statement_code, lang, budget, checker=checker, reconstructions=recon)
         self.budget.charge_check(res.checker_seconds, attempt=True)
@@ -287,35 +288,6 @@ class Workspace:
         cpu = float(getattr(v, "cpu_seconds", 0.0) or getattr(v, "wall_seconds", 0.0) or 0.0)
         self.budget.charge_check(cpu, attempt=False)
         return VerdictRecord(accepted=bool(v.accepted), reason=str(v.reason))
-
-
-@dataclass(frozen=True)
-class _InContextChecker:
-    """The search's fresh checker for a hole of a project file: the file's own text, the lemma
-    with the proof, then the ``End``s of the sections and modules open at the hole. ``Require``
-    sentences the search put after the file's own text are dropped, so a proof that needs a
-    library the file does not load fails here and the search goes on."""
-
-    inner: object
-    prefix: str
-    closers: str
-
-    def check_file(self, text: str, **kwargs):
-        if text.startswith(self.prefix):
-            text = self.prefix + _drop_requires(text[len(self.prefix) :])
-        return self.inner.check_file(text.rstrip("\n") + "\n" + self.closers, **kwargs)  # type: ignore[attr-defined]
-
-
-def _drop_requires(text: str) -> str:
-    """``text`` without its ``Require`` sentences (comments and strings never match)."""
-    from lean_tools.rocq.parser import rocq_sentences
-    from lean_tools.source import mask
-
-    masked = mask(text, "rocq")
-    for sent in reversed(rocq_sentences(masked)):
-        if re.match(r"(?:From\s+\S+\s+)?Require\b", masked[sent.start : sent.end]):
-            text = text[: sent.start] + text[sent.end :]
-    return text
 
 
 HAMMER_TACTICS_IMPORT = "From Hammer Require Import Tactics."

@@ -74,6 +74,10 @@ class SearchBudget(BaseModel):
     recheck_timeout: float = 60.0
     start_timeout: float = 120.0
     """Seconds allowed for opening the statement (and loading the header in a new session)."""
+    own_imports: bool = False
+    """Open the session on the problem's own header only, without the table's imports (``Lia``,
+    ``Lra``, ``Psatz``): for a lemma in a file it must not change, whose proof may load nothing
+    the file does not (a hole of a project file, a ``reprove`` problem)."""
     hammer: Literal["off", "fallback", "only"] = "fallback"
     """CoqHammer (``hammer.py``): ``fallback`` (default table only) runs ``hammer`` on the root goal (after the intro
     tactic) once the search has failed, if at least ``hammer_min_seconds`` of the budget are left;
@@ -207,7 +211,7 @@ class _Run:
         """The header the session opens: the problem's plus the table's imports. CoqHammer alone
         needs none of the table's libraries; without them (Lra loads the reals) its feature
         extraction and premise selection run over the problem's own imports only."""
-        bare = self.budget.hammer == "only"
+        bare = self.budget.hammer == "only" or self.budget.own_imports
         return self.header.rstrip() + ("\n" + self.table.imports if self.table.imports and not bare else "")
 
     def lost_note(self) -> str:
