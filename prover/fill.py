@@ -34,6 +34,10 @@ from .config import ProverConfig
 from .errors import BadProblem
 from .records import FillReport, HoleResult
 
+STRICT_SHARE = 0.6
+"""Share of a hole's budget for a proof under the global context, before one that may rest on
+lemmas still admitted (``proved_assuming``) is tried with the rest."""
+
 
 class FillRequest(BaseModel):
     """What ``fill_file`` needs."""
@@ -135,9 +139,18 @@ def _prove_hole(req: FillRequest, text: str, hole: Hole, deadline: float, pool: 
     if budget <= 1:
         return base.model_copy(update={"reason": "no time left in the command's budget"}), text
     problem = _problem_for(text, hole, req.path)
-    cfg = req.config.model_copy(update={"budget": req.config.budget.model_copy(update={"wall_s": budget})})
-    result = prove(problem, cfg, pool=pool)
-    spent = {"seconds": round(time.monotonic() - t0, 3), "checker_cpu_s": round(result.spent.checker_cpu_s, 3)}
+    result, cpu = None, 0.0
+    # first under the global context; then, with what is left, resting on lemmas still admitted
+    for assumed, share in (((), STRICT_SHARE if problem.assumed else 1.0), (problem.assumed, 1.0)):
+        seconds = (budget - (time.monotonic() - t0)) * share
+        if seconds <= 1 or (result is not None and (result.proved or not assumed)):
+            break
+        cfg = req.config.model_copy(update={"budget": req.config.budget.model_copy(update={"wall_s": seconds})})
+        result = prove(problem.model_copy(update={"assumed": assumed}), cfg, pool=pool)
+        cpu += result.spent.checker_cpu_s
+    if result is None:
+        return base.model_copy(update={"reason": "no time left in the command's budget"}), text
+    spent = {"seconds": round(time.monotonic() - t0, 3), "checker_cpu_s": round(cpu, 3)}
     if not result.proved or not result.proof_text:
         return base.model_copy(update={"reason": result.reason, **spent}), text
     found = script_of(result.proof_text, problem)
