@@ -471,7 +471,9 @@ def _not_deferred(f: Finding) -> Finding:
     """A finding of a helper run placed before a problem unit, as a rejection (see ``_screens``)."""
     if not f.kernel:
         return f
-    return f.model_copy(update={"kernel": False, "message": f"{f.message}, and before a problem unit it is not allowed"})
+    what = f"`{f.snippet}`" if f.snippet else "this construct"
+    msg = f"{what} before a problem unit is not allowed (the reference statement is elaborated after it, so Lean could not judge it)"
+    return f.model_copy(update={"kernel": False, "message": msg})
 
 
 def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> list[Finding]:

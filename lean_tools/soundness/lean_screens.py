@@ -131,6 +131,11 @@ _RE_LEAN_RAW = re.compile(r"(?<![\w'])(?:r#*|[a-z]!)\"")
 # what they do), read-only ``#`` commands (they print; what follows them is screened as usual).
 _KERNEL_WORDS = frozenset((*KERNEL_COMMANDS, "open"))
 _READONLY_HASH = frozenset(("#check", "#print", "#reduce", "#synth"))
+# Writing the environment directly (a declaration no elaborator checked, an axiom): a rejection
+# wherever it appears, also as a qualified name (`Lean.addDecl`) inside a metaprogram.
+_RE_LEAN_ENV_WRITE = re.compile(
+    r"(?<![\w'])(?:[\w']+\.)*(?:addDecl|addDeclCore|addDeclWithoutChecking|addAndCompile|setEnv|modifyEnv)(?![\w'])"
+)
 _METAPROGRAM_ATTRIBUTE = re.compile(r"\s*(?:tactic|macro|term_elab|command_elab)\s+[^\W\d][\w'.]*\s*")
 
 
@@ -229,6 +234,8 @@ def _lean_rules(masked: str, role: str, off: int) -> list[Finding]:
             add("lean.command", m, f"`{m.group(0)}` command {where} cannot be judged without Lean", kernel=True)
         else:
             add("lean.command", m, f"`{m.group(0)}` command is not allowed {where}")
+    for m in _RE_LEAN_ENV_WRITE.finditer(masked):
+        add("lean.meta", m, f"`{m.group(0)}` writes the environment directly (a declaration the elaborator never checked)")
     for m in _RE_LEAN_META.finditer(masked):
         if m.group(0).startswith("unsafe"):
             add("lean.meta", m, f"`{m.group(0)}` is not allowed")
