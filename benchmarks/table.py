@@ -11,6 +11,11 @@ Which runs appear is chosen by a manifest (TOML, default ``results/table.toml``)
     split = "test"                               # checked against the problems' split when they have one
     use = "held-out"                             # optional: held-out | development | tuned-on
     preset = "default"                           # optional: checked against the run's config
+    union = [{db = "minif2f-rocq-test/hammer@3ccef1f.db", label = "hammer"}]   # optional
+
+(a union row's ``preset`` names the combination and is not checked against one config).
+A row with ``union`` counts a problem solved when any of its runs solved it (the union of what
+several presets prove), over the problems of all of them; its checker CPU is their sum.
 
 Every number comes from the database: problems solved (at least one attempt whose proof the
 soundness verdict accepted) over problems run, pass@1, the attempt budget (the config's search
@@ -53,6 +58,8 @@ class Entry:
     code_version: str = ""
     use: str = ""
     preset: str = ""
+    union: tuple[tuple[Path, str, str], ...] = ()
+    """Further (database, label, code version or "") runs whose solved problems this row adds."""
 
 
 @dataclass(frozen=True)
@@ -70,7 +77,7 @@ class Row:
     code_version: str
 
 
-_FIELDS = {"db", "label", "suite", "split", "code_version", "use", "preset"}
+_FIELDS = {"db", "label", "suite", "split", "code_version", "use", "preset", "union"}
 
 
 def _entry(raw: object, base: Path, n: int) -> Entry:
@@ -89,8 +96,13 @@ def _entry(raw: object, base: Path, n: int) -> Entry:
     use = raw.get("use", "")
     if use and use not in USES:
         raise TableError(f"{where}: use {use!r} is not one of {', '.join(USES)}")
+    union = raw.get("union", [])
+    if not isinstance(union, list) or not all(isinstance(u, dict) and isinstance(u.get("db"), str) and isinstance(u.get("label"), str)
+                                              for u in union):
+        raise TableError(f"{where}: union must be a list of {{db = ..., label = ...}} tables")
     return Entry(db=base / raw["db"], label=raw["label"], suite=raw["suite"], split=raw["split"],
-                 code_version=raw.get("code_version", ""), use=use, preset=raw.get("preset", ""))
+                 code_version=raw.get("code_version", ""), use=use, preset=raw.get("preset", ""),
+                 union=tuple((base / u["db"], u["label"], str(u.get("code_version", ""))) for u in union))
 
 
 def load_manifest(path: str | Path) -> list[Entry]:
@@ -150,16 +162,36 @@ def build_row(entry: Entry) -> Row:
         raise TableError(f"{entry.db}: the manifest says split {entry.split!r}, the run's problems are "
                          f"{', '.join(sorted(splits))}")
     preset = config.get("preset", "") if isinstance(config, dict) else ""
-    if entry.preset and preset and entry.preset != preset:
+    if entry.preset and preset and entry.preset != preset and not entry.union:
         raise TableError(f"{entry.db}: the manifest says preset {entry.preset!r}, the run's config says {preset!r}")
     passk = analysis.pass_table(run)
     all_attempts = [a for atts in run.attempts.values() for a in atts]
     split = f"{entry.split} ({USES[entry.use]})" if entry.use else entry.split
-    return Row(suite=entry.suite, split=split, preset=entry.preset or preset or "-", solved=len(run.solved()),
-               total=len(run.attempts), pass_at_1=passk[0][1] if passk else 0.0,
-               budget=budget_text(config if isinstance(config, dict) else {}, run.timeout_s),
-               checker_cpu_s=sum(a.checker_cpu_s for a in all_attempts),
-               code_version=run.code_version or "not recorded")
+    row = Row(suite=entry.suite, split=split, preset=entry.preset or preset or "-", solved=len(run.solved()),
+              total=len(run.attempts), pass_at_1=passk[0][1] if passk else 0.0,
+              budget=budget_text(config if isinstance(config, dict) else {}, run.timeout_s),
+              checker_cpu_s=sum(a.checker_cpu_s for a in all_attempts),
+              code_version=run.code_version or "not recorded")
+    return _with_union(row, entry, run) if entry.union else row
+
+
+def _with_union(row: Row, entry: Entry, run: analysis.Run) -> Row:
+    """``row`` counting the problems any of ``entry.union``'s runs solved as well."""
+    solved, problems, cpu, versions = set(run.solved()), set(run.attempts), row.checker_cpu_s, [row.code_version]
+    for db, label, code in entry.union:
+        if not db.is_file():
+            raise TableError(f"no such results database: {db}")
+        try:
+            other = _pick(Entry(db=db, label=label, suite="", split="", code_version=code), analysis.load([db]).runs)
+        except DBError as e:
+            raise TableError(str(e)) from None
+        solved |= set(other.solved())
+        problems |= set(other.attempts)
+        cpu += sum(a.checker_cpu_s for atts in other.attempts.values() for a in atts)
+        versions.append(other.code_version or "not recorded")
+    share = len(solved) / len(problems) if problems else 0.0
+    return Row(suite=row.suite, split=row.split, preset=row.preset, solved=len(solved), total=len(problems), pass_at_1=share,
+               budget=row.budget, checker_cpu_s=cpu, code_version="`, `".join(dict.fromkeys(versions)))
 
 
 def render(rows: list[Row]) -> str:

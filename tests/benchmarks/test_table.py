@@ -124,3 +124,15 @@ def test_readme_table_is_the_committed_manifest_s_table():
     expected = table(DEFAULT_MANIFEST)
     assert block == expected
     assert (ROOT / "results" / "TABLE.md").read_text(encoding="utf-8") == expected
+
+
+def test_a_union_row_counts_what_any_of_its_runs_solved(tmp_path, toy_db):
+    manifest = _manifest(
+        tmp_path,
+        'db = "runs/toy.db"\nlabel = "default"\ncode_version = "aaaaaaa"\nsuite = "Toy"\nsplit = "test"\npreset = "a + b"\n'
+        'union = [{db = "runs/toy.db", label = "default", code_version = "bbbbbbb"}]',
+    )
+    assert table(manifest) == HEADER + "\n| Toy | test | a + b | 3/4 | 75.0% | 5 s CPU | 10 | `aaaaaaa`, `bbbbbbb` |\n"
+    bad = _manifest(tmp_path, 'db = "runs/toy.db"\nlabel = "default"\nsuite = "Toy"\nsplit = "test"\nunion = ["x"]')
+    with pytest.raises(TableError, match="union must be a list"):
+        table(bad)
