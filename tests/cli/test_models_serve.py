@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from prover import models, serve, setup_cli
+from prover import models
+from prover.commands import serve
+from prover.commands import setup as setup_cli
 from prover.llm.base import ChatMessage, ToolCall, ToolSpec
 from prover.llm.local import template_messages, trim_oldest
 
