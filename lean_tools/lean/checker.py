@@ -20,7 +20,9 @@ with a sorry. Use ``has_sorry(check)`` or ``lean_tools.soundness`` for a verdict
 
 ``query_module(text, query)`` is the general form of ``mode="module"``: compile ``text`` to
 ``Candidate.olean``, then elaborate ``query`` (which should ``import Candidate``) in a second
-process; ``lean_tools.soundness.lean_verify`` uses it for the elaborated-statement check.
+process; ``lean_tools.soundness.lean_verify`` uses it for the elaborated-statement check, and
+with ``replay`` runs a third process, ``lean --run`` of a kernel-replay program on the compiled
+``Candidate.olean`` (``lean_tools.soundness.kernel_replay``).
 
 What is possible without Lean (and tested): message and axiom-list parsing, argument
 building, NotInstalled. What needs Lean (tests marked ``lean``): the actual runs, the

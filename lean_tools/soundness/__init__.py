@@ -4,7 +4,9 @@
 - static, pure pieces: ``lean_screens.screen_lean``/``rocq_screens.screen_rocq`` (banned text),
   ``candidate.check_candidate`` (the candidate equals the problem outside the proof),
   ``axioms`` (whitelists, ``Print Assumptions`` parsing).
-- proof-assistant pieces: ``rocq_verify.verify_rocq``, ``lean_verify.verify_lean``.
+- proof-assistant pieces: ``rocq_verify.verify_rocq``, ``lean_verify.verify_lean`` (with
+  ``kernel_replay`` for candidates only the kernel can judge: verdict stage ``needs_kernel``
+  when Lean is absent).
 """
 
 from .candidate import CandidateSplit, check_candidate

@@ -15,7 +15,11 @@ Precisely, with P the parsed problem and C the candidate parsed for P's theorem 
 3. Helpers: every run is screened (``screens``, role ``helpers``) and must be complete (no
    sorry/Admitted). Its declared names must not occur as identifiers in the problem text that
    follows it (later units, the ``in`` chain, the statement, the suffix): a new name there could
-   change what that text refers to. A run placed BEFORE a problem unit (between the problem's
+   change what that text refers to. Lean: a name a declaration header there only declares
+   (``theorem part_b``) is no occurrence, and the other parts of a multi-part problem stated
+   after the target (its ``theorem``/``lemma``/``problem`` units) are not read: the target is
+   elaborated before them and only the target is judged (``_identifiers``,
+   ``_suffix_for_shadowing``). A run placed BEFORE a problem unit (between the problem's
    definitions) may in Rocq hold no ``Require`` at all (it could rebind a name, notation, scope
    or coercion the unit uses; the reference statement is elaborated after the problem's last
    unit, so only the screens guard these runs); in Lean the screens make every scope it opens
@@ -28,7 +32,14 @@ Precisely, with P the parsed problem and C the candidate parsed for P's theorem 
    so nothing is added after the theorem (no later redefinition or re-statement); Lean only:
    besides column-0 read-only commands (``#check``, ``#print [axioms]``, ``#reduce``, ``#synth``).
 7. Rocq: the target ends with ``Qed.`` (not ``Defined.``/``Admitted.``/``Abort.``).
-8. The proof body is screened (role ``proof``).
+8. The proof body is screened (role ``proof``); Lean: ``#print axioms`` of the target inside its
+   own body is rejected (``lean_helpers.own_axiom_report``).
+
+Findings the screens mark ``kernel`` (Lean metaprogramming, ``open`` or a read-only ``#``
+command inside a proof: ``Finding.kernel``) are not a rejection by themselves: when every finding
+is one (``CandidateResult.needs_kernel``), ``verify`` hands the candidate to Lean with the kernel
+replay, or answers "needs Lean to judge". In a run placed before a problem unit they are
+rejections (``_not_deferred``): the reference statement is elaborated after such a run.
 
 Not covered here: meaning changes that leave the text identical (a helper that changes how
 the statement elaborates). Rocq catches those by comparing elaborated types
@@ -49,7 +60,7 @@ from ..parsing import parse_source
 from ..rocq.parser import ROCQ_THEOREM_KEYWORDS, rocq_sentences
 from ..source import Language, ParseError, SourceFile, mask, normalize
 from ..types import Record
-from .lean_helpers import SAFE_OPTION
+from .lean_helpers import SAFE_OPTION, own_axiom_report
 from .rocq_helpers import readonly_sentence
 from .rocq_screens import screen_rocq_readonly
 from .screens import screen
@@ -534,30 +545,8 @@ def _screens(problem, cand, split, helpers, helpers_line, allowed_requires) -> l
         )
     findings += screen(cand.proof, lang, role="proof", line_offset=split.proof_line - 1)
     if lang == "lean":
-        findings += _own_axiom_report(cand.proof, name, split.proof_line)
+        findings += own_axiom_report(cand.proof, name, split.proof_line)
     return findings
-
-
-_PRINT_AXIOMS = re.compile(r"#print\s+axioms\s+(?P<name>[^\s()\[\]{}]+)")
-
-
-def _own_axiom_report(proof: str, name: str, proof_line: int) -> list[Finding]:
-    """Lean: ``#print axioms <the target>`` inside the target's own proof body (an indented
-    command runs right after the declaration) prints the very report an axiom check reads, from
-    the candidate's own output: a rejection (other read-only commands there only need Lean, see
-    ``Finding.kernel``; at column 0 after the proof they are read-only queries, rule 6)."""
-    masked = mask(proof, "lean").replace("«", "").replace("»", "")
-    leaf = name.replace("«", "").replace("»", "").split(".")[-1]
-    return [
-        Finding(
-            rule="lean.command",
-            message=f"`#print axioms {m.group('name')}` inside the proof of {name} imitates the axiom report of the verdict",
-            line=proof_line + masked.count("\n", 0, m.start()),
-            snippet=m.group(0)[:60],
-        )
-        for m in _PRINT_AXIOMS.finditer(masked)
-        if m.group("name").split(".")[-1] == leaf
-    ]
 
 
 def _all_decl_names(masked: str, language: Language) -> list[str]:

@@ -9,7 +9,9 @@ Allowed, and why it cannot touch the problem's statement:
 - ``open A B in`` / ``set_option NAME V in`` (safe ``NAME``) before a helper: ``in`` scopes the
   modifier to the one next command, which must be a helper declaration of the same run (a
   modifier left dangling at the end of a run would apply to the problem's next command or to
-  the theorem: rejected). Opening ``Lean``/``IO`` namespaces is rejected (metaprogramming).
+  the theorem: rejected; a syntax/elaborator command after it, ``KERNEL_COMMANDS``, is left to
+  the word rules, which mark it as needing Lean). Opening ``IO`` is rejected; opening ``Lean``
+  (metaprogramming) needs Lean (``Finding.kernel``). ``nonrec`` counts as a declaration modifier.
 - ``section [N]`` / ``noncomputable section [N]`` / ``namespace N`` closed by a matching ``end``
   in the same run (also the module system's ``public section``, ``@[expose] public section``,
   ``public noncomputable section``: ``public``/``@[expose]`` only decide what importing modules
@@ -35,6 +37,7 @@ Allowed, and why it cannot touch the problem's statement:
   ``#eval`` runs code).
 - compfiles' ``snip begin`` / ``snip end``: markers for ProblemExtraction, no effect on the
   environment.
+``own_axiom_report``: the one read-only command that stays a rejection inside a proof body.
 Not covered: the constructs are recognised at the start of column-0 commands only; anything
 else keeps its keyword and the word rules reject it.
 """
@@ -45,6 +48,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
+from ..source import mask
 from .verdict import Finding
 
 SAFE_OPTION = re.compile(
@@ -149,7 +153,8 @@ class _Scope:
 
 
 _DANGLING = "an `open ... in`/`set_option ... in` among the helpers must be followed by a helper declaration"
-_META_OPEN = "opening the `Lean`/`IO` namespaces (metaprogramming) cannot be judged without Lean"
+_META_OPEN = "opening the `Lean` namespace (metaprogramming) cannot be judged without Lean"
+_IO_OPEN = "opening the `IO` namespace (file system and process access while Lean elaborates) is not allowed"
 
 
 class _HelperWalk:
@@ -168,6 +173,13 @@ class _HelperWalk:
     def add(self, pos: int, msg: str, snippet: str, rule: str = "lean.command", *, kernel: bool = False) -> None:
         line = bisect.bisect_right(self.line_starts, pos) + self.offset
         self.findings.append(Finding(rule=rule, message=msg, line=line, snippet=" ".join(snippet.split())[:60], kernel=kernel))
+
+    def meta_open(self, pos: int, names: list[str], snippet: str) -> None:
+        """``open Lean ...``: metaprogramming, only Lean can judge it; ``open IO ...``: a rejection."""
+        if any(n == "IO" or n.startswith("IO.") for n in names):
+            self.add(pos, _IO_OPEN, snippet, "lean.meta")
+        else:
+            self.add(pos, _META_OPEN, snippet, "lean.meta", kernel=True)
 
     def blank(self, a: int, b: int) -> None:
         out = self.out
@@ -198,7 +210,7 @@ class _HelperWalk:
                 if not SAFE_OPTION.fullmatch(opt):
                     self.add(i, f"`set_option {opt.split()[0]}` is not an allowed option", m.group(0), "lean.set_option")
             elif any(_META_NAME.match(n) for n in m.group("names").split()):
-                self.add(i, _META_OPEN, m.group(0), "lean.meta", kernel=True)
+                self.meta_open(i, m.group("names").split(), m.group(0))
             self.blank(i, m.end())
             if self.pending is None:
                 self.pending = i
@@ -229,7 +241,7 @@ class _HelperWalk:
                     m.group(0),
                 )
             elif kw == "open" and any(_META_NAME.match(n) for n in m.group("rest").split()):
-                self.add(i, _META_OPEN, m.group(0), "lean.meta", kernel=True)
+                self.meta_open(i, m.group("rest").split(), m.group(0))
             self.blank(i, i + len(kw))
         elif m := _SETOPT.match(head):
             opt = " ".join(m.group("opt").split())
@@ -275,3 +287,25 @@ def structure(masked: str, offset: int = 0) -> tuple[str, list[Finding]]:
         walk.line(ls)
     walk.finish()
     return "".join(walk.out), walk.findings
+
+
+_PRINT_AXIOMS = re.compile(r"#print\s+axioms\s+(?P<name>[^\s()\[\]{}]+)")
+
+
+def own_axiom_report(proof: str, name: str, proof_line: int) -> list[Finding]:
+    """Lean: ``#print axioms <the target>`` inside the target's own proof body (an indented
+    command runs right after the declaration) prints the very report an axiom check reads, from
+    the candidate's own output: a rejection (other read-only commands there only need Lean, see
+    ``Finding.kernel``; at column 0 after the proof they are read-only queries, ``candidate`` rule 6)."""
+    masked = mask(proof, "lean").replace("«", "").replace("»", "")
+    leaf = name.replace("«", "").replace("»", "").split(".")[-1]
+    return [
+        Finding(
+            rule="lean.command",
+            message=f"`#print axioms {m.group('name')}` inside the proof of {name} imitates the axiom report of the verdict",
+            line=proof_line + masked.count("\n", 0, m.start()),
+            snippet=m.group(0)[:60],
+        )
+        for m in _PRINT_AXIOMS.finditer(masked)
+        if m.group("name").split(".")[-1] == leaf
+    ]

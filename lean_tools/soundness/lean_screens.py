@@ -21,7 +21,8 @@ Defences, Lean (``screen_lean``):
   (``theorem lemma def abbrev example``, modifiers, safe ``set_option``, ``termination_by``,
   ``decreasing_by``, ``where``), so a command no list names yet cannot precede the theorem
   (Lean has no elaborated-statement check; see ``candidate.py``).
-- ``lean.attribute``: ``@[...]`` other than ``@[simp]`` on a helper.
+- ``lean.attribute``: ``@[...]`` other than the trust-neutral ones on a helper
+  (``lean_helpers.TRUST_NEUTRAL_ATTRIBUTES``: ``simp``, ``simp↓``, ``grind``, ...).
 - ``lean.set_option``: any ``set_option`` except ``maxHeartbeats``/``maxRecDepth``/
   ``synthInstance.maxHeartbeats``/``synthInstance.maxSize`` (so no ``debug.skipKernelTC``);
   every occurrence is checked, also the second of ``set_option A 1 in set_option B x in``.
@@ -30,7 +31,17 @@ Defences, Lean (``screen_lean``):
   does (``«...»`` is opaque, ``1'"'`` is a number then a char), but they are the only places
   where a lexer disagreement could hide code inside a fake string or comment, so added text
   may not contain them at all.
-- ``lean.meta``: the ``Lean.`` namespace (``Lean.Elab``, ``addDecl``, environment access), ``IO``.
+- ``lean.meta``: the ``Lean.`` namespace (``Lean.Elab``, ``Lean.Expr``), ``IO``, ``unsafe...``, and
+  direct environment writes (``addDecl``, ``addAndCompile``, ``setEnv``, ``modifyEnv``, also
+  qualified).
+
+Needs Lean (``Finding.kernel``; the verdict is then neither accept nor reject without Lean, see
+``verify``): ``Lean.`` names, ``open Lean ... in``, the syntax/elaborator commands
+(``lean_helpers.KERNEL_COMMANDS``: ``elab macro syntax ...``) and elaborator attributes
+(``@[tactic X]``...), ``open`` as a word (inside a proof), and the read-only ``#check``,
+``#print``, ``#reduce``, ``#synth`` where the helpers' structure pass did not take them (inside a
+proof body). Everything else above is a rejection: ``IO``, ``unsafe``, environment writes,
+``#eval``, ``run_tac``, ``notation``, ``initialize`` ...
 - ``lean.raw_string``: raw string literals ``r"..."``/``r#"..."#`` and interpolated strings
   ``s!"..{e}.."``/``m!``/``f!``: the masker does not lex them the way Lean does (raw strings) or
   masks code inside them (interpolation), so they could hide code from the screen.
@@ -237,10 +248,10 @@ def _lean_rules(masked: str, role: str, off: int) -> list[Finding]:
     for m in _RE_LEAN_ENV_WRITE.finditer(masked):
         add("lean.meta", m, f"`{m.group(0)}` writes the environment directly (a declaration the elaborator never checked)")
     for m in _RE_LEAN_META.finditer(masked):
-        if m.group(0).startswith("unsafe"):
+        if m.group(0) == "Lean.":
+            add("lean.meta", m, "`Lean.` (metaprogramming) cannot be judged without Lean", kernel=True)
+        else:  # `IO` (file system, processes while Lean elaborates), `unsafe...`
             add("lean.meta", m, f"`{m.group(0)}` is not allowed")
-        else:
-            add("lean.meta", m, f"`{m.group(0)}` (metaprogramming / IO) cannot be judged without Lean", kernel=True)
     for m in _RE_LEAN_SETOPT.finditer(masked):  # each occurrence, so `... in set_option X in` is seen
         if not _RE_LEAN_SAFE_SETOPT.match(masked, m.end()):
             add(

@@ -46,6 +46,11 @@ Steps (after the static screens passed):
 4. Accept iff exactly one STATEMENT line says SAME, exactly one AXIOMS line lists only
    ``propext``/``Classical.choice``/``Quot.sound``, END is present and the query has no error.
 
+5. Candidates only the kernel can judge (``kernel_replay=True``, chosen by ``verify`` for
+   metaprogramming and the like): a third process replays the compiled module through the
+   kernel without running any of its code and must confirm the statement and the axioms
+   (``kernel_replay``); acceptance needs both answers.
+
 Why this catches meaning changes under identical text: the reference is elaborated in
 exactly the problem's context (same header, preamble, ``in`` modifiers, namespace, options
 such as ``autoImplicit``, and nothing of the candidate's), so it IS the problem's statement;

@@ -332,3 +332,10 @@ def test_verify_sends_needs_kernel_candidates_to_the_replay(fake_lake, monkeypat
     assert verify(PROBLEM, NEEDS_KERNEL, "lean", static_only=True).stage == "needs_kernel"
     clean = PROBLEM.replace("  sorry", "  ring")
     assert verify(PROBLEM, clean + "-- RKERNEL\n", "lean", timeout=60).accepted  # no replay for a clean candidate
+
+
+def test_io_stays_a_rejection():
+    # file system / process access while Lean elaborates could tamper with what the replay trusts
+    assert {f.kernel for f in screen_lean('def w : IO Unit := IO.FS.writeFile "x" ""\n', role="helpers")} == {False}
+    assert {f.kernel for f in screen_lean("open IO in\ndef n : ℕ := 1\n", role="helpers")} == {False}
+    assert {f.kernel for f in screen_lean("open Lean Elab in\ndef n : ℕ := 1\n", role="helpers")} == {True}
