@@ -102,7 +102,8 @@ def verify(
     """Whether ``candidate_text`` proves ``problem_text``'s theorem.
 
     ``static_only``: stop after the static rules (the verdict then never says accepted;
-    a clean candidate comes back with stage ``candidate`` and reason ``passed static checks``).
+    a clean candidate comes back with stage ``candidate`` and reason ``passed static checks``,
+    a Lean candidate only the kernel can judge with stage ``needs_kernel``).
     ``skip_static``: TESTING ONLY - run the proof-assistant layer even on a candidate the
     static rules reject, to show that layer catches the cheat on its own (defence in depth).
     ``allowed_requires`` (Rocq): modules a helper may ``Require`` beyond the problem's header,
@@ -111,7 +112,8 @@ def verify(
     ``assumed`` (Rocq): names (qualified within the file) of lemmas the problem text leaves
     ``Admitted`` that the proof may rest on: a hole of a project file, whose caller reports such a
     proof as proved only assuming them. Default: none, so an admitted lemma is a rejection.
-    Raises ``BadProblem`` (problem unparsable) and ``NotInstalled`` (no proof assistant).
+    Raises ``BadProblem`` (problem unparsable) and ``NotInstalled`` (no proof assistant; a Lean
+    candidate only the kernel can judge gets the ``needs_kernel`` verdict instead).
     """
     t0 = time.monotonic()
     problem = parse_problem(problem_text, language, theorem)

@@ -126,7 +126,8 @@ class VerifyReport(Record):
     accepted: bool
     reason: str
     stage: str
-    """Where the decision was made (parse, candidate, screen, compile, statement, axioms, accepted)."""
+    """Where the decision was made (parse, candidate, screen, compile, statement, kernel, axioms,
+    accepted; ``needs_kernel``: not judged, Lean is needed, so not accepted)."""
     theorem: str = ""
     seconds: float = 0.0
 
