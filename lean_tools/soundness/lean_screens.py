@@ -34,6 +34,9 @@ Defences, Lean (``screen_lean``):
 - ``lean.meta``: the ``Lean.`` namespace (``Lean.Elab``, ``Lean.Expr``), ``IO``, ``unsafe...``, and
   direct environment writes (``addDecl``, ``addAndCompile``, ``setEnv``, ``modifyEnv``, also
   qualified).
+- ``lean.raw_string``: raw string literals ``r"..."``/``r#"..."#`` and interpolated strings
+  ``s!"..{e}.."``/``m!``/``f!``: the masker does not lex them the way Lean does (raw strings) or
+  masks code inside them (interpolation), so they could hide code from the screen.
 
 Needs Lean (``Finding.kernel``; the verdict is then neither accept nor reject without Lean, see
 ``verify``): ``Lean.`` names, ``open Lean ... in``, the syntax/elaborator commands
@@ -42,9 +45,6 @@ Needs Lean (``Finding.kernel``; the verdict is then neither accept nor reject wi
 ``#print``, ``#reduce``, ``#synth`` where the helpers' structure pass did not take them (inside a
 proof body). Everything else above is a rejection: ``IO``, ``unsafe``, environment writes,
 ``#eval``, ``run_tac``, ``notation``, ``initialize`` ...
-- ``lean.raw_string``: raw string literals ``r"..."``/``r#"..."#`` and interpolated strings
-  ``s!"..{e}.."``/``m!``/``f!``: the masker does not lex them the way Lean does (raw strings) or
-  masks code inside them (interpolation), so they could hide code from the screen.
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ _READONLY_HASH = frozenset(("#check", "#print", "#reduce", "#synth"))
 # Writing the environment directly (a declaration no elaborator checked, an axiom): a rejection
 # wherever it appears, also as a qualified name (`Lean.addDecl`) inside a metaprogram.
 _RE_LEAN_ENV_WRITE = re.compile(
-    r"(?<![\w'])(?:[\w']+\.)*(?:addDecl|addDeclCore|addDeclWithoutChecking|addAndCompile|setEnv|modifyEnv)(?![\w'])"
+    r"(?<![\w'])(?:addDecl|addDeclCore|addDeclWithoutChecking|addAndCompile|setEnv|modifyEnv)(?![\w'])"
 )
 _METAPROGRAM_ATTRIBUTE = re.compile(r"\s*(?:tactic|macro|term_elab|command_elab)\s+[^\W\d][\w'.]*\s*")
 
