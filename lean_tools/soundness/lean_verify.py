@@ -28,7 +28,9 @@ Steps (after the static screens passed):
      ``_`` keeps it out of ``exact?``'s candidates (internal names are skipped). Its
      ``declaration uses 'sorry'`` warning is the only sorry warning ignored.
 2. One sandboxed process compiles it to ``Candidate.olean`` (``LeanChecker.query_module``):
-   errors or any other sorry warning reject.
+   errors or any other sorry warning reject,
+   except one in the problem's own text (``problem_owned_lines``: another part of a multi-part
+   problem left open), whose use by the target the axiom check sees (``sorryAx``).
 3. A SEPARATE process elaborates ``Query.lean``: ``import Candidate`` and one ``#eval`` of
    our own ``CoreM`` code that looks both constants up by their full names, checks the
    target is a theorem, instantiates the target's universe parameters with the
@@ -76,7 +78,7 @@ import secrets
 from ..source import SourceFile, mask, normalize
 from ..types import FileCheck, Message, Severity
 from .axioms import LEAN_AXIOMS
-from .candidate import CandidateSplit, Span, locate, prefix_units
+from .candidate import CandidateSplit, Span, align, locate, prefix_units
 from .verdict import Verdict, reject
 
 REFERENCE = "__prover_reference"
@@ -359,15 +361,52 @@ def _cannot_check(problem: SourceFile) -> Verdict | None:
     return None
 
 
-def _build_rejection(b: FileCheck, module: ModuleText, name: str, timeout: float) -> Verdict | None:
-    """The rejection when the candidate module did not build cleanly (a ``sorry`` of its own included)."""
+def problem_owned_lines(problem: SourceFile, candidate_text: str) -> tuple[tuple[int, int], ...]:
+    """Candidate lines (1-based, inclusive ranges) that hold the problem's own text: its units
+    before the target outside the helper runs, and what follows the target. A ``sorry`` there is
+    the problem's (another part of a multi-part problem left open), not the candidate's; whether
+    the target rests on it is the axiom check's question (``sorryAx``). Empty when the candidate
+    does not align with the problem, and without the text after the target when that differs from
+    the problem's (read-only commands added there included): then every ``sorry`` there counts."""
+    from ..parsing import parse_source
+    from ..source import ParseError
+
+    try:
+        cand = parse_source(candidate_text, "lean", theorem=problem.theorem_name)
+    except ParseError:
+        return ()
+    al = align(problem, candidate_text, cand)
+    if al.error:
+        return ()
+
+    def line(offset: int) -> int:
+        return candidate_text.count("\n", 0, offset) + 1
+
+    out, pos = [], 0
+    for a, b in sorted([(r.start, r.end) for r in al.early] + [(al.helpers_start, al.helpers_end), (cand.decl_start, cand.decl_end)]):
+        if a > pos:
+            out.append((line(pos), line(a - 1)))
+        pos = max(pos, b)
+    if normalize(cand.suffix, "lean") == normalize(problem.suffix, "lean"):
+        out.append((line(max(cand.decl_end - 1, cand.decl_start)) + 1, line(len(candidate_text)) + 1))
+    return tuple(out)
+
+
+def _build_rejection(
+    b: FileCheck, module: ModuleText, name: str, timeout: float, owned: tuple[tuple[int, int], ...] = ()
+) -> Verdict | None:
+    """The rejection when the candidate module did not build cleanly (a ``sorry`` of its own
+    included; one in ``owned``, the problem's own lines, is the problem's)."""
     if b.timed_out:
         return reject("compile", f"lean timed out after {timeout:.0f} s", "lean", name)
     if not b.ok:
         return reject("compile", f"lean rejected the candidate: {_first_error(b.messages, module)}", "lean", name)
     from ..lean import protocol as P
 
-    sorries = [m for m in b.messages if P.is_sorry_warning(m) and not (m.pos and module.inserted(m.pos.line))]
+    def problems(line: int) -> bool:
+        return module.inserted(line) or any(a <= module.candidate_line(line) <= z for a, z in owned)
+
+    sorries = [m for m in b.messages if P.is_sorry_warning(m) and not (m.pos and problems(m.pos.line))]
     if sorries:
         line = module.candidate_line(sorries[0].pos.line) if sorries[0].pos else "?"
         return reject("compile", f"lean reports `declaration uses sorry` (line {line})", "lean", name)
@@ -471,7 +510,8 @@ def verify_lean(
 
         replay = build_replay_program(ref_full, target_full, nonce)
     mq = checker.query_module(module.text, build_query(ref_full, target_full, nonce), timeout=timeout, replay=replay)
-    v = _build_rejection(mq.build, module, name, timeout) or _query_verdict(mq.query, nonce, name)
+    owned = problem_owned_lines(problem, candidate_text)
+    v = _build_rejection(mq.build, module, name, timeout, owned) or _query_verdict(mq.query, nonce, name)
     if kernel_replay and v.accepted:
         v = _with_replay(v, mq.replay, nonce, name)
     runs = [r for r in (mq.build, mq.query, mq.replay) if r is not None]

@@ -26,7 +26,7 @@ from lean_tools.lean.checker import LeanChecker, LeanCheckerConfig
 from lean_tools.parsing import parse_source
 from lean_tools.soundness import screen_lean, verify
 from lean_tools.soundness.kernel_replay import build_replay_program, parse_replay_output, replay_rejection
-from lean_tools.soundness.lean_verify import lean_name, verify_lean
+from lean_tools.soundness.lean_verify import lean_name, problem_owned_lines, verify_lean
 from lean_tools.types import FileCheck, Message, NotInstalled, Severity
 from prover.commands.check import main
 
@@ -265,7 +265,10 @@ if args[:3] == ["env", "lean", "--run"]:  # the kernel replay
     sys.exit(0)
 assert args[:3] == ["env", "lean", "--json"], args
 text = open(args[-1], encoding="utf-8").read()
-if "-o" in args:  # the candidate's build
+if "-o" in args:  # the candidate's build; Lean warns at each declaration that uses sorry
+    for i, line in enumerate(text.split("\n"), 1):
+        if re.search(r"\bsorry\b", line):
+            emit("warning", i, "declaration uses 'sorry'")
     open(args[args.index("-o") + 1], "w", encoding="utf-8").write(text)
     sys.exit(0)
 nonce = re.search(r'"@@([0-9a-f]+)"', text).group(1)
@@ -339,3 +342,21 @@ def test_io_stays_a_rejection():
     assert {f.kernel for f in screen_lean('def w : IO Unit := IO.FS.writeFile "x" ""\n', role="helpers")} == {False}
     assert {f.kernel for f in screen_lean("open IO in\ndef n : ℕ := 1\n", role="helpers")} == {False}
     assert {f.kernel for f in screen_lean("open Lean Elab in\ndef n : ℕ := 1\n", role="helpers")} == {True}
+
+
+def test_other_parts_left_open_are_the_problems_sorry(fake_lake):
+    problem_text = (ROOT / "problems" / "two_parts.lean").read_text(encoding="utf-8")
+    problem = parse_source(problem_text, "lean", theorem="part_a")
+    honest = next(c for c in HONEST if c.id.startswith("a1")).path.read_text(encoding="utf-8")
+    v = verify_lean(problem, honest, checker=fake_lake, timeout=60)
+    assert v.accepted, v.reason  # part (b)'s own `sorry` is the problem's
+    for where in ("  exact two_f n", "  | zero => simp [f]"):  # the target's, a helper's: the candidate's
+        v = verify_lean(problem, honest.replace(where, where.replace(where.strip(), "sorry")), checker=fake_lake, timeout=60)
+        assert not v.accepted and v.stage == "compile" and "sorry" in v.reason, (where, v.reason)
+    owned = problem_owned_lines(problem, honest)
+    lines = honest.splitlines()
+    assert any(a <= lines.index("  sorry") + 1 <= z for a, z in owned)
+    assert not any(a <= lines.index("  exact two_f n") + 1 <= z for a, z in owned)
+    changed = problem_owned_lines(problem, honest.replace("theorem part_b (f", "theorem part_c (f"))
+    assert not any(a <= lines.index("  sorry") + 1 <= z for a, z in changed)  # no longer the problem's text
+    assert problem_owned_lines(problem, honest.replace("import Mathlib", "import Mathlib.Tactic")) == ()  # no alignment
