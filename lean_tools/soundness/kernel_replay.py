@@ -48,7 +48,7 @@ import re
 
 from ..types import FileCheck, Record, Severity
 from .axioms import LEAN_AXIOMS
-from .lean_verify import lean_name, lean_string  # lean_verify imports this module late
+from .lean_terms import lean_name, lean_string
 from .verdict import Verdict, reject
 
 _TAG = r"@@{nonce}:(?P<tag>REPLAY|KERNEL|STATEMENT|AXIOMS|END)(?::(?P<val>[^@\n]*))?@@"

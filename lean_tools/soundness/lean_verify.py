@@ -79,6 +79,7 @@ from ..source import SourceFile, mask, normalize
 from ..types import FileCheck, Message, Severity
 from .axioms import LEAN_AXIOMS
 from .candidate import CandidateSplit, Span, align, locate, prefix_units
+from .lean_terms import lean_name
 from .verdict import Verdict, reject
 
 REFERENCE = "__prover_reference"
@@ -141,27 +142,6 @@ def reference_names(problem: SourceFile, nonce: str) -> tuple[str, list[str], li
 
 def _quote(component: str) -> str:
     return component if re.fullmatch(r"[^\W\d][\w'!?]*", component) else f"«{component}»"
-
-
-def lean_string(s: str) -> str:
-    """A Lean string literal for ``s`` (``\\\\``, ``\\"``, and ``\\u{..}`` for control characters)."""
-    out = []
-    for c in s:
-        if c in '\\"':
-            out.append("\\" + c)
-        elif ord(c) < 0x20 or ord(c) == 0x7F:
-            out.append(f"\\u{{{ord(c):x}}}")
-        else:
-            out.append(c)
-    return '"' + "".join(out) + '"'
-
-
-def lean_name(components: list[str]) -> str:
-    """A Lean term of type ``Name`` built with ``Name.mkStr`` (no parsing of dots or «»)."""
-    term = "Name.anonymous"
-    for c in components:
-        term = f"(Name.mkStr {term} {lean_string(c)})"
-    return term
 
 
 # --- the candidate module --------------------------------------------------------------------
@@ -506,7 +486,7 @@ def verify_lean(
     checker = checker or lean_checker.LeanChecker()
     replay = None
     if kernel_replay:
-        from .kernel_replay import build_replay_program  # late: it imports this module
+        from .kernel_replay import build_replay_program
 
         replay = build_replay_program(ref_full, target_full, nonce)
     mq = checker.query_module(module.text, build_query(ref_full, target_full, nonce), timeout=timeout, replay=replay)
