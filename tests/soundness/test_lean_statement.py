@@ -20,11 +20,10 @@ from lean_tools.lean.checker import LeanChecker, LeanCheckerConfig
 from lean_tools.parsing import parse_source
 from lean_tools.soundness import verify
 from lean_tools.soundness.candidate import locate
+from lean_tools.soundness.lean_terms import lean_name, lean_string
 from lean_tools.soundness.lean_verify import (
     build_candidate_module,
     build_query,
-    lean_name,
-    lean_string,
     name_components,
     parse_query_output,
     reference_names,

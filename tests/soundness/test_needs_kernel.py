@@ -26,7 +26,8 @@ from lean_tools.lean.checker import LeanChecker, LeanCheckerConfig
 from lean_tools.parsing import parse_source
 from lean_tools.soundness import screen_lean, verify
 from lean_tools.soundness.kernel_replay import build_replay_program, parse_replay_output, replay_rejection
-from lean_tools.soundness.lean_verify import lean_name, problem_owned_lines, verify_lean
+from lean_tools.soundness.lean_terms import lean_name
+from lean_tools.soundness.lean_verify import problem_owned_lines, verify_lean
 from lean_tools.types import FileCheck, Message, NotInstalled, Severity
 from prover.commands.check import main
 
