@@ -9,13 +9,23 @@ from __future__ import annotations
 
 import pytest
 
+try:
+    import ray
+except ImportError:  # the `ray` marker's check in tests/conftest.py reports a missing Ray
+    ray = None
+
 pytestmark = [pytest.mark.ray, pytest.mark.rocq]
+
+
+def _actor(cls):
+    """``cls`` as a Ray actor class, bound under its own name at import: Ray's pickler then ships
+    the class by value, so the worker does not need to import this test module."""
+    return ray.remote(num_cpus=1)(cls) if ray is not None else cls
 
 
 @pytest.fixture(scope="module")
 def local_ray():
-    import ray
-
+    assert ray is not None  # the `ray` marker skipped (or, under CI, failed) the test otherwise
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
     try:
         yield ray
@@ -54,9 +64,9 @@ def test_remote_verdict_is_the_local_verdict_and_refuses_a_compiling_cheat(local
     assert got == full_verdict(p.text, cheat, 60.0)
 
 
+@_actor
 class RolloutWorker:
-    """A rollout worker on Ray (made a Ray actor in the test): its own tiny policy and sampler,
-    checks sent to Ray verdict tasks."""
+    """A rollout worker on Ray: its own tiny policy and sampler, checks sent to Ray verdict tasks."""
 
     def __init__(self, seed: int):
         import torch
@@ -90,7 +100,7 @@ def test_rollout_workers_on_ray_are_rewarded_by_the_full_verdict(local_ray):
     from rl.verifier import Verifier
 
     p = _problem("eval_nat")
-    worker = local_ray.remote(num_cpus=1)(RolloutWorker).remote(0)
+    worker = RolloutWorker.remote(0)
     episodes = [Episode.from_json(j) for j in local_ray.get(worker.rollouts.remote(p.to_json(), 6, 1))]
     assert local_ray.get(worker.source.remote()).endswith(":remote")
     assert len(episodes) == 6 and all(e.error is None for e in episodes)
