@@ -259,13 +259,24 @@ def conclusion_head(statement: str) -> str:
     return m.group(0) if m else ""
 
 
+def _admitted(text: str) -> set[str]:
+    """Names of the lemmas ``text`` leaves ``Admitted`` (a proof through one is no proof)."""
+    from lean_tools.rocq.holes import find_holes
+
+    try:
+        return {h.name for h in find_holes(text) if h.kind == "admitted"}
+    except ValueError:
+        return set()
+
+
 def header_lemmas(header: str, keep: int = 12) -> tuple[tuple[str, str], ...]:
-    """(name, conclusion head) of the header's own lemmas, nearest last, at most ``keep``:
-    premises an earlier part of the file proved (or left admitted) for the goal at hand."""
+    """(name, conclusion head) of the header's own proved lemmas, nearest last, at most ``keep``:
+    premises an earlier part of the file proved for the goal at hand (admitted ones are left out)."""
     from lean_tools.source import strip_comments
 
+    skip = _admitted(header)
     found = [(m.group(1), conclusion_head(m.group("stmt"))) for m in _EQUATION_LEMMA.finditer(strip_comments(header, "rocq"))]
-    return tuple((n, h) for n, h in found if h)[-keep:]
+    return tuple((n, h) for n, h in found if h and n not in skip)[-keep:]
 
 
 def header_equations(header: str, keep: int = 8) -> tuple[str, ...]:
@@ -273,16 +284,18 @@ def header_equations(header: str, keep: int = 8) -> tuple[str, ...]:
     ``keep``: rewrite rules for the steps of an induction, as the library's equations are."""
     from lean_tools.source import strip_comments
 
-    return tuple(dict.fromkeys(name for name, _ in equation_lemmas(strip_comments(header, "rocq"))))[-keep:]
+    skip = _admitted(header)
+    return tuple(dict.fromkeys(name for name, _ in equation_lemmas(strip_comments(header, "rocq")) if name not in skip))[-keep:]
 
 
 def project_equations(statement: str, keep: int = 8) -> tuple[str, ...]:
     """Equational lemmas of the active Rocq project's own files (``project_sources``) that speak
     of a name the statement uses (its functions), at most ``keep``."""
     words = set(re.findall(r"[A-Za-z_][\w']*", statement)) - {"forall", "exists", "fun", "nat", "Z", "R", "list", "Prop"}
-    found = [
-        name for text in project_sources() for name, stmt in equation_lemmas(text) if words & set(re.findall(r"[A-Za-z_][\w']*", stmt))
-    ]
+    found = []
+    for text in project_sources():
+        skip = _admitted(text)
+        found += [n for n, stmt in equation_lemmas(text) if n not in skip and words & set(re.findall(r"[A-Za-z_][\w']*", stmt))]
     return tuple(dict.fromkeys(found))[:keep]
 
 

@@ -45,7 +45,8 @@ def test_the_files_lemmas_are_premises_by_the_head_of_their_conclusion():
 
     assert conclusion_head("forall l, (forall x, In x l -> ev x) -> ev (total l)") == "ev"
     assert conclusion_head(" ~ P x") == "P" and conclusion_head("1 = 1") == ""
-    assert header_lemmas(HEADER) == (("total_app", "total"), ("total_le", "total"), ("total_iff", "total"))
+    # total_iff is left Admitted: a proof through it would be no proof under the global context
+    assert header_lemmas(HEADER) == (("total_app", "total"), ("total_le", "total"))
 
 
 def test_rewrite_local_and_apply_local_propose_the_files_lemmas():
