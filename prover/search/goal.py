@@ -10,6 +10,7 @@ candidates, never a wrong proof: every proof is re-checked by a fresh checker.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
@@ -259,14 +260,16 @@ def conclusion_head(statement: str) -> str:
     return m.group(0) if m else ""
 
 
-def _admitted(text: str) -> set[str]:
-    """Names of the lemmas ``text`` leaves ``Admitted`` (a proof through one is no proof)."""
+@functools.lru_cache(maxsize=512)
+def _admitted(text: str) -> frozenset[str]:
+    """Names of the lemmas ``text`` leaves ``Admitted`` (a proof through one is no proof).
+    Cached: every session of a search reads the same header and project files again."""
     from lean_tools.rocq.holes import find_holes
 
     try:
-        return {h.name for h in find_holes(text) if h.kind == "admitted"}
+        return frozenset(h.name for h in find_holes(text) if h.kind == "admitted")
     except ValueError:
-        return set()
+        return frozenset()
 
 
 def header_lemmas(header: str, keep: int = 12) -> tuple[tuple[str, str], ...]:
