@@ -4,6 +4,9 @@
     prover-data index [--data data/steps]            # k-NN index over train.jsonl -> data/steps/knn/
     prover-data eval  [--data data/steps] [--k 5]    # held-out top-1/top-k of the k-NN and a baseline
     prover-data suggest GOAL_FILE [--data data/steps] [--k 5]
+    prover-data from-proofs --db DB --suite SUITE --out FILE.jsonl  # steps of the search's verified proofs
+
+``from-proofs`` refuses evaluation suites (exit 2; ``rl.stepdata.from_proofs.refusal``).
 """
 
 from __future__ import annotations
@@ -33,6 +36,12 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("goal", help="file holding the goal text, or -")
     g.add_argument("--data", type=Path, default=Path("data/steps"))
     g.add_argument("--k", type=int, default=5)
+    f = sub.add_parser("from-proofs", help="steps (source=search) of the proved attempts of a suite in a results database")
+    f.add_argument("--db", type=Path, required=True, help="results database of `prover-bench run`")
+    f.add_argument("--suite", required=True, help="suite whose proved attempts are read (evaluation suites are refused)")
+    f.add_argument("--out", type=Path, required=True, help="JSONL of Step records to write")
+    f.add_argument("--step-timeout", type=float, default=60.0, help="seconds per sentence")
+    f.add_argument("--file-timeout", type=float, default=600.0, help="seconds per replayed file")
     return p
 
 
@@ -53,7 +62,29 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def _from_proofs(args: argparse.Namespace) -> int:
+    from benchmarks.db import DBError
+
+    from .from_proofs import RefusedSuite, from_proofs, summary_json
+    from .replay import ReplayConfig
+
+    def progress(r) -> None:
+        print(f"{r.status:7} {r.problem_id} (attempt {r.attempt_id}): {r.steps} steps"
+              + (f" ({r.reason})" if r.reason else ""), file=sys.stderr, flush=True)
+
+    try:
+        summary = from_proofs(args.db, args.suite, args.out,
+                              ReplayConfig(step_timeout=args.step_timeout, file_timeout=args.file_timeout), progress)
+    except (RefusedSuite, DBError) as e:
+        print(f"prover-data: {e}", file=sys.stderr)
+        return 2
+    print(summary_json(summary))
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
+    if args.cmd == "from-proofs":
+        return _from_proofs(args)
     if args.cmd == "build":
         from .build import BuildConfig, build
 

@@ -164,6 +164,9 @@ class ReplayConfig:
     """Seconds the whole file may take."""
     extra_args: tuple[str, ...] = ()
     """More ``coqtop`` arguments (``-noinit`` for the standard library's ``Init`` files)."""
+    header: str = ""
+    """Text loaded as one block before the file's sentences (within ``file_timeout``); its proofs
+    give no steps. Used to replay only the end of a long file."""
 
 
 def replay_file(path: Path, library: Library, relpath: str, split: Split,
@@ -179,7 +182,8 @@ def replay_file(path: Path, library: Library, relpath: str, split: Split,
         return FileResult(library=library, file=relpath, split=split, status="failed", reason=f"cannot read or split: {e}"), []
     rec = _Recorder(library=library, relpath=relpath, split=split)
     status: Literal["ok", "failed", "timeout"]
-    sess = _ReplaySession("", extra_args=config.extra_args, default_timeout=config.step_timeout)
+    sess = _ReplaySession(config.header, extra_args=config.extra_args, default_timeout=config.step_timeout,
+                          header_timeout=config.file_timeout)
     progress = _Progress()
     try:
         sess.start()
