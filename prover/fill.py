@@ -72,8 +72,10 @@ def hole_problem_text(text: str, hole: Hole) -> str:
     return text[: hole.end_end] + "\n" + closers(hole.scopes)
 
 
-def _problem_for(text: str, hole: Hole, path: str):
-    """The ``Problem`` of one hole; the kept partial script becomes part of its opening code."""
+def _problem_for(text: str, hole: Hole, path: str, project: RocqProject | None = None):
+    """The ``Problem`` of one hole; the kept partial script becomes part of its opening code.
+    With ``project``: the hole's section context and most relevant earlier lemmas for the agents
+    (``prover.premises``)."""
     from .problem import problem_from_text
 
     problem = problem_from_text(hole_problem_text(text, hole), "rocq", theorem=hole.name, path=path, name=hole.qualified)
@@ -85,6 +87,10 @@ def _problem_for(text: str, hole: Hole, path: str):
     update: dict[str, object] = {"closers": closers(hole.scopes), "in_project": True, "assumed": earlier}
     if partial:
         update["declaration"] = problem.declaration.rstrip() + "\n" + partial
+    if project is not None:
+        from .premises import hole_context
+
+        update["hole_context"] = hole_context(text, hole, project, problem.statement, path=path)
     return problem.model_copy(update=update)
 
 
@@ -138,7 +144,7 @@ def _prove_hole(req: FillRequest, text: str, hole: Hole, deadline: float, pool: 
     budget = min(remaining, req.hole_timeout_s) if req.hole_timeout_s else remaining
     if budget <= 1:
         return base.model_copy(update={"reason": "no time left in the command's budget"}), text
-    problem = _problem_for(text, hole, req.path)
+    problem = _problem_for(text, hole, req.path, req.project)
     result, cpu = None, 0.0
     # first under the global context; then, with what is left, resting on lemmas still admitted
     for assumed, share in (((), STRICT_SHARE if problem.assumed else 1.0), (problem.assumed, 1.0)):

@@ -25,6 +25,8 @@ from lean_tools.types import Record
 from sketch.records import LemmaSpec as LemmaSpec
 from sketch.records import Sketch as Sketch
 
+from .premises import HoleContext
+
 Language = Literal["lean", "rocq"]
 
 
@@ -62,6 +64,9 @@ class Problem(Record):
     assumed: tuple[str, ...] = ()
     """Earlier holes of a project file, still ``Admitted``, that a proof may rest on: the verdict
     accepts them, and the fill reports such a proof as ``proved_assuming`` them."""
+    hole_context: HoleContext | None = None
+    """A hole of a project file: its section context and the most relevant earlier lemmas of the
+    file and of the project's files it loads (``prover.premises``), shown to the agents."""
     informal: str | None = None
     """A user-supplied informal proof (``--informal FILE`` or a benchmark field), if any."""
 
