@@ -22,7 +22,7 @@ from lean_tools.assistant import assistant
 from . import prompts, tools
 from .chat import call_model
 from .llm.base import ChatMessage, ChatModel, ToolCall
-from .records import Attempt, LemmaGoal, LemmaResult, LemmaSpec
+from .records import Attempt, LemmaGoal, LemmaResult, LemmaSpec, Problem
 from .workspace import join_code
 
 MAX_MODEL_ERRORS = 3
@@ -31,6 +31,15 @@ MAX_MODEL_ERRORS = 3
 def render_helpers(language: str, helpers: tuple[LemmaSpec, ...]) -> str:
     lang = assistant(language)
     return "\n".join(lang.render(h.declaration, h.proof or "") for h in helpers)
+
+
+def _surroundings(problem: Problem, fence: str) -> str:
+    """The hole's section context and most relevant earlier lemmas (a project file's hole), as
+    the task prompt shows them; "" otherwise."""
+    from .premises import prompt_block
+
+    block = prompt_block(problem.hole_context, fence)
+    return f"{block}\n\n" if block else ""
 
 
 class LemmaAgent:
@@ -230,6 +239,7 @@ class LemmaAgent:
             "agent_task",
             declaration=self.goal.declaration,
             context=(self.ws.env_header + "\n" + self.goal.context).strip() or "(nothing)",
+            surroundings=_surroundings(self.ws.problem, values.get("fence", "")),
             notes=notes,
             **values,
         )

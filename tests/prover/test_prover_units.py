@@ -76,7 +76,7 @@ def test_every_prompt_renders_for_both_languages():
         prompts.render("sketch_repair", errors="e", theorem_name="t", **v)
         prompts.render("sketch_feedback", failed="- x")
         prompts.render("agent_system", **v)
-        prompts.render("agent_task", declaration="d", context="c", notes="", **v)
+        prompts.render("agent_task", declaration="d", context="c", surroundings="", notes="", **v)
     with pytest.raises(KeyError):
         prompts.render("sketch", theorem_name="t")
 
