@@ -321,10 +321,13 @@ class ProblemContext:
     """The header's inductive predicates (``Inductive ev : nat -> Prop``): ``induction H`` on a
     hypothesis of one of them (``induction-pred``)."""
     lemmas: tuple[tuple[str, str], ...] = ()
-    """The header's own lemmas with the head of their conclusion (``header_lemmas``)."""
+    """The header's own lemmas with the head of their conclusion (``header_lemmas``), the
+    preferred last: the nearest, or in a project the most relevant to the statement
+    (``prover.premises.rank_context``)."""
     equations: tuple[str, ...] = ()
     """Equational lemmas of the file (``header_equations``) and of the active project's files that
-    speak of the statement's functions (``project_equations``): rewrite rules."""
+    speak of the statement's functions (``project_equations``): rewrite rules. In a project the
+    most relevant to the statement first (``prover.premises.rank_context``)."""
     absent_tactics: tuple[str, ...] = ()
     """Closing tactics the session does not know (``ring`` comes with ``Arith`` or ``Reals``,
     ``field`` with ``Reals``, neither with the table's imports): ``solve_any`` leaves them out,
@@ -343,7 +346,7 @@ class ProblemContext:
         defs = tuple(re.findall(r"^\s*(?:Definition|Fixpoint|Let)\s+([A-Za-z_][\w']*)", header, re.MULTILINE))
         defs = tuple(dict.fromkeys(defs + project_definitions()))
         big = tuple(sorted({n for n in re.findall(r"(?<![\w.])(\d{4,})(?![\w.])", statement) if int(n) >= 5000}))
-        return cls(
+        ctx = cls(
             local_defs=defs,
             scope=open_scope(header),
             big_numbers=big,
@@ -353,6 +356,9 @@ class ProblemContext:
             equations=tuple(dict.fromkeys(header_equations(header) + project_equations(statement))),
             lemmas=header_lemmas(header),
         )
+        from ..premises import rank_context  # in a project: the most relevant to the statement first
+
+        return rank_context(ctx, header, statement)
 
 
 def solve_any(ctx: ProblemContext, tactics: tuple[str, ...] | list[str]) -> str:
