@@ -127,31 +127,34 @@ def steps_of_attempt(att: ProvedAttempt, config: ReplayConfig) -> tuple[AttemptS
     Never raises for a bad attempt: refusals and failures are results."""
     from lean_tools.rocq.parser import parse
 
-    base = {"attempt_id": att.attempt_id, "problem_id": att.problem.id}
+
+    def result(status: Literal["ok", "refused", "failed"], reason: str = "", steps: int = 0) -> AttemptSteps:
+        return AttemptSteps(attempt_id=att.attempt_id, problem_id=att.problem.id, status=status, reason=reason, steps=steps)
+
     try:
         library, relpath = source_file(att.problem)
     except ValueError as e:
-        return AttemptSteps(**base, status="refused", reason=str(e)), []
+        return result("refused", str(e)), []
     why = file_refusal(library, relpath)
     if why:
-        return AttemptSteps(**base, status="refused", reason=why), []
+        return result("refused", why), []
     try:
         text = substitute(att.problem.text, att.proof, att.problem.theorem)
         target = parse(text, att.problem.theorem)
     except ValueError as e:
-        return AttemptSteps(**base, status="failed", reason=f"cannot assemble the proof: {e}"), []
+        return result("failed", f"cannot assemble the proof: {e}"), []
     cfg = ReplayConfig(step_timeout=config.step_timeout, file_timeout=config.file_timeout,
                        extra_args=tuple(att.problem.flags), header=text[: target.decl_start])
     with tempfile.TemporaryDirectory(prefix="from-proofs-") as tmp:
         path = Path(tmp) / "target.v"
         path.write_text(text[target.decl_start :], encoding="utf-8")
-        result, steps = replay_file(path, library, relpath, "train", cfg)  # type: ignore[arg-type]
+        replayed, steps = replay_file(path, library, relpath, "train", cfg)  # type: ignore[arg-type]
     kept = [s.model_copy(update={"source": "search"}) for s in steps if s.lemma == target.theorem_name]
-    if result.status != "ok":
-        return AttemptSteps(**base, status="failed", reason=f"replay {result.status}: {result.reason}"), []
+    if replayed.status != "ok":
+        return result("failed", f"replay {replayed.status}: {replayed.reason}"), []
     if not kept:
-        return AttemptSteps(**base, status="failed", reason=f"the replay recorded no step of {target.theorem_name}"), []
-    return AttemptSteps(**base, status="ok", steps=len(kept)), kept
+        return result("failed", f"the replay recorded no step of {target.theorem_name}"), []
+    return result("ok", steps=len(kept)), kept
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,282 @@
+"""Expert iteration of the tactic model: search with it, train on the proofs it finds, measure.
+
+    python -m rl.expert_iteration --rounds N --start-model DIR [--out runs/expert-iteration]
+        [--timeout 20] [--workers 2] [--check-timeout 300] [--limit N]
+        [--sft-config rl/configs/tactic_sft_cpu.toml] [--sft-override KEY=VALUE ...]
+
+Round ``r`` (round 1's model is ``--start-model``, a ``prover-train`` SFT output folder holding
+``tactic-model.json``):
+
+a. ``prover-bench run reprove-dev-iter --preset lm`` with ``PROVER_TACTIC_MODEL`` set to round
+   ``r``'s model (``roundR/iter.db``); lemmas of the training files (``benchmarks.reprove_samples``);
+b. ``prover-data from-proofs`` on that database -> ``roundR/search_steps.jsonl``;
+c. ``prover-train SFT_CONFIG sft.init_adapter=<round r's adapter> sft.extra_examples=[every
+   round's search_steps.jsonl so far] output.dir=round(R+1)/model`` plus ``--sft-override``s;
+d. ``prover-bench run reprove-dev-heldout --preset lm`` with round ``r + 1``'s model
+   (``roundR/heldout.db``): lemmas of held-out files, never trained on.
+Before round 1, the start model is run on ``reprove-dev-heldout`` too (``round0/heldout.db``),
+the point the rounds are compared with.
+
+Resumable: each stage writes ``roundR/stages/STAGE.json`` (argv, seconds, counts) once its command
+succeeded and its output is in place; a stage whose record exists is skipped, and an interrupted
+``prover-bench run`` resumes inside its database. ``rounds.jsonl`` gets one line per finished
+round: the model searched with, proved on ``reprove-dev-iter``, the steps it gave, the model
+trained, proved on ``reprove-dev-heldout``, and the seconds of each stage. Each command's output
+goes to ``roundR/logs/STAGE.log``. Commands run as ``python -m`` of this interpreter, so the
+project's environment is the one used.
+
+Not covered: several search attempts per lemma (``--k``), running stages of different rounds at
+once, choosing which steps to keep beyond the deduplication ``from-proofs`` does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ITER_SUITE = "reprove-dev-iter"
+HELDOUT_SUITE = "reprove-dev-heldout"
+MODEL_ENV = "PROVER_TACTIC_MODEL"
+CARD_FILE = "tactic-model.json"
+DEFAULT_SFT_CONFIG = "rl/configs/tactic_sft_cpu.toml"
+DEFAULT_SFT_OVERRIDES = ("sft.examples=300", "sft.eval_every=0", "sft.eval_examples=50")
+"""A short retrain: 300 human steps besides every search step, evaluated before and after only."""
+
+
+class IterationError(RuntimeError):
+    """A stage's command failed, or its output is missing (the message names the log)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every round uses; stored in ``settings.json`` and checked again on resume."""
+
+    out: Path
+    start_model: Path
+    timeout: float = 20.0
+    check_timeout: float = 300.0
+    workers: int = 2
+    limit: int | None = None
+    sft_config: str = DEFAULT_SFT_CONFIG
+    sft_overrides: tuple[str, ...] = DEFAULT_SFT_OVERRIDES
+
+    def as_json(self) -> dict:
+        return {"start_model": str(self.start_model), "timeout": self.timeout, "check_timeout": self.check_timeout,
+                "workers": self.workers, "limit": self.limit, "sft_config": self.sft_config,
+                "sft_overrides": list(self.sft_overrides)}
+
+
+@dataclass(frozen=True)
+class Command:
+    """One stage's command: its argv, the tactic model it points the search at (if any), its log."""
+
+    argv: tuple[str, ...]
+    log: Path
+    model: Path | None = None
+
+
+def round_dir(s: Settings, r: int) -> Path:
+    return s.out / f"round{r}"
+
+
+def model_of(s: Settings, r: int) -> Path:
+    """Round ``r``'s model: the start model for round 1, else what round ``r - 1`` trained."""
+    return s.start_model if r == 1 else round_dir(s, r) / "model"
+
+
+def adapter_of(model: Path) -> Path | None:
+    """The LoRA adapter a model card names (``adapter``, relative to the card's folder), if any."""
+    card = json.loads((model / CARD_FILE).read_text(encoding="utf-8"))
+    return None if card.get("adapter") in (None, "") else model / str(card["adapter"])
+
+
+def _toml(value: object) -> str:
+    """A TOML literal for an override value (JSON strings and arrays of strings are TOML)."""
+    return json.dumps(value)
+
+
+def bench_command(s: Settings, suite: str, db: Path, model: Path, label: str, log: Path) -> Command:
+    argv = [sys.executable, "-m", "benchmarks", "run", suite, "--preset", "lm", "--db", str(db),
+            "--timeout", f"{s.timeout:g}", "--check-timeout", f"{s.check_timeout:g}", "--workers", str(s.workers),
+            "--label", label]
+    if s.limit is not None:
+        argv += ["--limit", str(s.limit)]
+    return Command(argv=tuple(argv), log=log, model=model)
+
+
+def steps_command(db: Path, out: Path, log: Path) -> Command:
+    return Command(argv=(sys.executable, "-m", "rl.stepdata.cli", "from-proofs", "--db", str(db),
+                         "--suite", ITER_SUITE, "--out", str(out)), log=log)
+
+
+def train_command(s: Settings, r: int, log: Path) -> Command:
+    """Round ``r``'s retrain: continue from round ``r``'s adapter on every search step so far."""
+    extra = [str(round_dir(s, k) / "search_steps.jsonl") for k in range(1, r + 1)]
+    argv = [sys.executable, "-m", "rl.cli", s.sft_config]
+    adapter = adapter_of(model_of(s, r))
+    if adapter is not None:
+        argv.append(f"sft.init_adapter={_toml(str(adapter))}")
+    argv += [f"sft.extra_examples={_toml(extra)}", f"output.dir={_toml(str(model_of(s, r + 1)))}", *s.sft_overrides]
+    return Command(argv=tuple(argv), log=log)
+
+
+def run_command(cmd: Command) -> float:
+    """Run ``cmd`` with its output in its log; returns its wall seconds. ``IterationError`` on a
+    non-zero exit."""
+    env = dict(os.environ)
+    if cmd.model is not None:
+        env[MODEL_ENV] = str(cmd.model)
+    cmd.log.parent.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    with cmd.log.open("a", encoding="utf-8") as log:
+        log.write(f"$ {' '.join(cmd.argv)}\n")
+        log.flush()
+        done = subprocess.run(list(cmd.argv), env=env, stdout=log, stderr=subprocess.STDOUT, check=False)
+    if done.returncode != 0:
+        raise IterationError(f"`{' '.join(cmd.argv[1:4])} ...` exited {done.returncode}; see {cmd.log}")
+    return round(time.monotonic() - t0, 1)
+
+
+def db_counts(db: Path) -> dict[str, int]:
+    """Problems attempted and proved in a results database of one run."""
+    from benchmarks.db import ResultsDB
+
+    if not db.is_file():
+        raise IterationError(f"{db} was not written")
+    with ResultsDB(db, readonly=True) as rdb:
+        attempted = rdb.conn.execute("SELECT COUNT(DISTINCT problem_id) FROM attempts WHERE status='done'").fetchone()[0]
+        proved = rdb.conn.execute("SELECT COUNT(DISTINCT problem_id) FROM attempts WHERE outcome='proved'").fetchone()[0]
+    return {"problems": int(attempted), "proved": int(proved)}
+
+
+def step_counts(s: Settings, r: int) -> dict[str, int]:
+    """Steps of round ``r``'s file, and how many of them no earlier round gave (by dedup key)."""
+    from .stepdata.schema import read_jsonl
+
+    path = round_dir(s, r) / "search_steps.jsonl"
+    if not path.is_file():
+        raise IterationError(f"{path} was not written")
+    seen = {st.dedup_key() for k in range(1, r) for st in read_jsonl(round_dir(s, k) / "search_steps.jsonl")}
+    keys = [st.dedup_key() for st in read_jsonl(path)]
+    return {"steps": len(keys), "new_steps": sum(k not in seen for k in keys)}
+
+
+def stage(s: Settings, r: int, name: str, cmd: Command, counts: Callable[[], dict]) -> dict:
+    """Run one stage unless its record exists; return the record (argv, seconds, counts)."""
+    record_path = round_dir(s, r) / "stages" / f"{name}.json"
+    if record_path.is_file():
+        return json.loads(record_path.read_text(encoding="utf-8"))
+    seconds = run_command(cmd)
+    record = {"argv": list(cmd.argv), "model": str(cmd.model) if cmd.model else None, "seconds": seconds, **counts()}
+    record_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = record_path.with_suffix(".part")
+    tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, record_path)
+    return record
+
+
+def baseline(s: Settings) -> dict:
+    """The start model on the held-out sample (``round0``)."""
+    d = round_dir(s, 0)
+    cmd = bench_command(s, HELDOUT_SUITE, d / "heldout.db", s.start_model, "lm-round1-heldout", d / "logs" / "heldout.log")
+    rec = stage(s, 0, "heldout", cmd, lambda: db_counts(d / "heldout.db"))
+    return {"round": 0, "model": str(s.start_model), "heldout_proved": rec["proved"], "heldout_problems": rec["problems"],
+            "seconds": {"heldout": rec["seconds"]}}
+
+
+def one_round(s: Settings, r: int) -> dict:
+    """Stages a-d of round ``r`` (module docstring); returns its ``rounds.jsonl`` line."""
+    d, model, trained = round_dir(s, r), model_of(s, r), model_of(s, r + 1)
+    logs = d / "logs"
+    a = stage(s, r, "iter", bench_command(s, ITER_SUITE, d / "iter.db", model, f"lm-round{r}", logs / "iter.log"),
+              lambda: db_counts(d / "iter.db"))
+    b = stage(s, r, "steps", steps_command(d / "iter.db", d / "search_steps.jsonl", logs / "steps.log"),
+              lambda: step_counts(s, r))
+    c = stage(s, r, "train", train_command(s, r, logs / "train.log"), lambda: _card_present(trained))
+    e = stage(s, r, "heldout", bench_command(s, HELDOUT_SUITE, d / "heldout.db", trained, f"lm-round{r + 1}-heldout",
+                                             logs / "heldout.log"), lambda: db_counts(d / "heldout.db"))
+    return {"round": r, "model": str(model), "iter_proved": a["proved"], "iter_problems": a["problems"],
+            "search_steps": b["steps"], "new_steps": b["new_steps"], "trained_model": str(trained),
+            "heldout_proved": e["proved"], "heldout_problems": e["problems"],
+            "seconds": {"iter": a["seconds"], "steps": b["seconds"], "train": c["seconds"], "heldout": e["seconds"]}}
+
+
+def _card_present(model: Path) -> dict:
+    if not (model / CARD_FILE).is_file():
+        raise IterationError(f"training finished without writing {model / CARD_FILE}")
+    return {}
+
+
+def _check_settings(s: Settings) -> None:
+    """Write ``settings.json`` on the first run; refuse to resume a folder made with other settings."""
+    path = s.out / "settings.json"
+    if path.is_file():
+        old = json.loads(path.read_text(encoding="utf-8"))
+        if old != s.as_json():
+            diff = sorted(k for k in set(old) | set(s.as_json()) if old.get(k) != s.as_json().get(k))
+            raise ValueError(f"{s.out} was started with other settings ({', '.join(diff)}); use another --out")
+        return
+    s.out.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(s.as_json(), indent=1) + "\n", encoding="utf-8")
+
+
+def run(s: Settings, rounds: int) -> list[dict]:
+    """The baseline, then rounds 1..``rounds``; each finished round's line is appended to
+    ``rounds.jsonl`` once. Returns every line of the file."""
+    if not (s.start_model / CARD_FILE).is_file():
+        raise ValueError(f"--start-model {s.start_model} has no {CARD_FILE} (a `prover-train` SFT output folder)")
+    _check_settings(s)
+    log = s.out / "rounds.jsonl"
+    done = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines() if x.strip()] if log.is_file() else []
+    have = {x["round"] for x in done}
+    for r in range(rounds + 1):
+        if r in have:
+            continue
+        line = baseline(s) if r == 0 else one_round(s, r)
+        with log.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(line) + "\n")
+        done.append(line)
+    return done
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m rl.expert_iteration", description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, required=True, help="rounds to have finished (earlier ones are skipped)")
+    ap.add_argument("--start-model", type=Path, required=True, help="round 1's model (folder with tactic-model.json)")
+    ap.add_argument("--out", type=Path, default=Path("runs/expert-iteration"))
+    ap.add_argument("--timeout", type=float, default=20.0, help="search budget per problem, seconds (default 20)")
+    ap.add_argument("--check-timeout", type=float, default=300.0, help="seconds per statement check")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--limit", type=int, default=None, help="first N problems of each sample (a smoke run)")
+    ap.add_argument("--sft-config", default=DEFAULT_SFT_CONFIG)
+    ap.add_argument("--sft-override", action="append", default=None, metavar="KEY=VALUE",
+                    help=f"retrain override, repeatable (default: {' '.join(DEFAULT_SFT_OVERRIDES)})")
+    args = ap.parse_args(argv)
+    if args.rounds < 1 or args.workers < 1 or args.timeout <= 0 or (args.limit is not None and args.limit < 1):
+        print("expert_iteration: --rounds, --workers and --limit must be at least 1, --timeout positive", file=sys.stderr)
+        return 2
+    s = Settings(out=args.out, start_model=args.start_model.resolve(), timeout=args.timeout,
+                 check_timeout=args.check_timeout, workers=args.workers, limit=args.limit, sft_config=args.sft_config,
+                 sft_overrides=tuple(args.sft_override) if args.sft_override is not None else DEFAULT_SFT_OVERRIDES)
+    try:
+        lines = run(s, args.rounds)
+    except (ValueError, OSError) as e:
+        print(f"expert_iteration: {e}", file=sys.stderr)
+        return 2
+    except IterationError as e:
+        print(f"expert_iteration: {e}", file=sys.stderr)
+        return 1
+    for line in lines:
+        print(json.dumps(line))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,148 @@
+"""The expert-iteration driver: the exact commands of each stage, what a round records, and
+resuming, with the commands faked at ``subprocess.run`` (nothing else is replaced)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.db import ResultsDB
+from benchmarks.problem import AttemptResult, BenchProblem
+from rl import expert_iteration as ei
+from rl.stepdata.schema import Goal, Step, write_jsonl
+
+PY = sys.executable
+
+
+def _write_db(path: Path, suite: str, proved: int, failed: int) -> None:
+    with ResultsDB(path) as db:
+        problems = [BenchProblem(suite=suite, name=f"p{i}", language="rocq", text="Lemma a : True.\nProof.\nAdmitted.\n")
+                    for i in range(proved + failed)]
+        db.upsert_problems(problems)
+        db.ensure_run("k", label="l", suite=suite, suite_version="v", config_hash="c", config={}, timeout_s=20.0,
+                      command="x")
+        for i, p in enumerate(problems):
+            aid = db.claim("k", p.id, 0, suite_version="v", config_hash="c", timeout_s=20.0, owner="h:1:1")
+            assert aid is not None
+            db.finish(aid, AttemptResult(outcome="proved", proof="x") if i < proved else AttemptResult(outcome="failed"))
+
+
+def _step(tactic: str) -> Step:
+    return Step(library="stdlib", licence="LGPL-2.1-only", file="A/B.v", lemma="a", index=0,
+                goals_before=Goal(conclusion="True"), tactic=tactic, goals_after=Goal(), source="search", split="train")
+
+
+class FakeRun:
+    """Stands in for ``subprocess.run``: records (argv, PROVER_TACTIC_MODEL) and writes what the
+    real command would (a results database, a steps file, a model card)."""
+
+    def __init__(self, fail_on: str | None = None):
+        self.calls: list[tuple[list[str], str | None]] = []
+        self.fail_on = fail_on
+
+    def __call__(self, argv: list[str], *, env: dict, stdout, stderr, check: bool) -> subprocess.CompletedProcess:
+        self.calls.append((argv, env.get(ei.MODEL_ENV)))
+        if self.fail_on and self.fail_on in argv:
+            return subprocess.CompletedProcess(argv, 3)
+        if argv[2] == "benchmarks":
+            db = Path(argv[argv.index("--db") + 1])
+            _write_db(db, argv[4], proved=2 if argv[4] == ei.ITER_SUITE else 1, failed=1)
+        elif argv[2] == "rl.stepdata.cli":
+            out = Path(argv[argv.index("--out") + 1])
+            write_jsonl(out, [_step("auto."), _step(f"exact {out.parent.name}.")])
+        else:
+            out = Path(json.loads(next(a for a in argv if a.startswith("output.dir=")).split("=", 1)[1]))
+            (out / "adapter").mkdir(parents=True)
+            (out / "tactic-model.json").write_text(json.dumps({"base": "smollm2", "adapter": "adapter"}))
+        return subprocess.CompletedProcess(argv, 0)
+
+
+@pytest.fixture
+def start_model(tmp_path: Path) -> Path:
+    model = tmp_path / "start"
+    (model / "adapter").mkdir(parents=True)
+    (model / "tactic-model.json").write_text(json.dumps({"base": "smollm2", "adapter": "adapter"}))
+    return model
+
+
+def _bench(suite: str, db: Path, label: str) -> list[str]:
+    return [PY, "-m", "benchmarks", "run", suite, "--preset", "lm", "--db", str(db), "--timeout", "20",
+            "--check-timeout", "300", "--workers", "2", "--label", label]
+
+
+def test_two_rounds_run_the_exact_commands_and_record_each_round(tmp_path: Path, start_model: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeRun()
+    monkeypatch.setattr(ei.subprocess, "run", fake)
+    out = tmp_path / "ei"
+    assert ei.main(["--rounds", "2", "--start-model", str(start_model), "--out", str(out)]) == 0
+    r1, r2 = out / "round1", out / "round2"
+    expected = [
+        (_bench(ei.HELDOUT_SUITE, out / "round0" / "heldout.db", "lm-round1-heldout"), str(start_model)),
+        (_bench(ei.ITER_SUITE, r1 / "iter.db", "lm-round1"), str(start_model)),
+        ([PY, "-m", "rl.stepdata.cli", "from-proofs", "--db", str(r1 / "iter.db"), "--suite", ei.ITER_SUITE,
+          "--out", str(r1 / "search_steps.jsonl")], None),
+        ([PY, "-m", "rl.cli", "rl/configs/tactic_sft_cpu.toml", f'sft.init_adapter="{start_model / "adapter"}"',
+          f'sft.extra_examples=["{r1 / "search_steps.jsonl"}"]', f'output.dir="{r2 / "model"}"',
+          "sft.examples=300", "sft.eval_every=0", "sft.eval_examples=50"], None),
+        (_bench(ei.HELDOUT_SUITE, r1 / "heldout.db", "lm-round2-heldout"), str(r2 / "model")),
+        (_bench(ei.ITER_SUITE, r2 / "iter.db", "lm-round2"), str(r2 / "model")),
+        ([PY, "-m", "rl.stepdata.cli", "from-proofs", "--db", str(r2 / "iter.db"), "--suite", ei.ITER_SUITE,
+          "--out", str(r2 / "search_steps.jsonl")], None),
+        ([PY, "-m", "rl.cli", "rl/configs/tactic_sft_cpu.toml", f'sft.init_adapter="{r2 / "model" / "adapter"}"',
+          f'sft.extra_examples=["{r1 / "search_steps.jsonl"}", "{r2 / "search_steps.jsonl"}"]',
+          f'output.dir="{out / "round3" / "model"}"', "sft.examples=300", "sft.eval_every=0", "sft.eval_examples=50"], None),
+        (_bench(ei.HELDOUT_SUITE, r2 / "heldout.db", "lm-round3-heldout"), str(out / "round3" / "model")),
+    ]
+    assert fake.calls == expected
+    lines = [json.loads(x) for x in (out / "rounds.jsonl").read_text().splitlines()]
+    assert [x["round"] for x in lines] == [0, 1, 2]
+    assert (lines[0]["heldout_proved"], lines[0]["heldout_problems"]) == (1, 2)
+    one = lines[1]
+    assert (one["model"], one["trained_model"]) == (str(start_model), str(r2 / "model"))
+    assert (one["iter_proved"], one["iter_problems"], one["heldout_proved"], one["heldout_problems"]) == (2, 3, 1, 2)
+    # round 2's file repeats "auto." from round 1: one of its two steps is new
+    assert (one["search_steps"], one["new_steps"], lines[2]["search_steps"], lines[2]["new_steps"]) == (2, 2, 2, 1)
+    assert set(one["seconds"]) == {"iter", "steps", "train", "heldout"}
+
+
+def test_a_failed_stage_stops_and_a_rerun_resumes_from_it(tmp_path: Path, start_model: Path,
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "ei"
+    args = ["--rounds", "1", "--start-model", str(start_model), "--out", str(out), "--limit", "2", "--timeout", "10"]
+    failing = FakeRun(fail_on="rl.cli")
+    monkeypatch.setattr(ei.subprocess, "run", failing)
+    assert ei.main(args) == 1
+    assert "exited 3" in capsys.readouterr().err and (out / "round1" / "logs" / "train.log").is_file()
+    assert not (out / "rounds.jsonl").exists() or "\"round\": 1" not in (out / "rounds.jsonl").read_text()
+    resumed = FakeRun()
+    monkeypatch.setattr(ei.subprocess, "run", resumed)
+    assert ei.main(args) == 0
+    # the baseline, the search and the step extraction are not run again
+    assert [argv[2] for argv, _ in resumed.calls] == ["rl.cli", "benchmarks"]
+    assert resumed.calls[1][0][-4:] == ["--label", "lm-round2-heldout", "--limit", "2"]
+    assert "--timeout" in resumed.calls[1][0] and resumed.calls[1][0][resumed.calls[1][0].index("--timeout") + 1] == "10"
+    again = FakeRun()
+    monkeypatch.setattr(ei.subprocess, "run", again)
+    assert ei.main(args) == 0 and again.calls == []
+    assert [json.loads(x)["round"] for x in (out / "rounds.jsonl").read_text().splitlines()] == [0, 1]
+
+
+def test_resuming_with_other_settings_is_refused(tmp_path: Path, start_model: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(ei.subprocess, "run", FakeRun())
+    out = tmp_path / "ei"
+    assert ei.main(["--rounds", "1", "--start-model", str(start_model), "--out", str(out)]) == 0
+    assert ei.main(["--rounds", "1", "--start-model", str(start_model), "--out", str(out), "--timeout", "30"]) == 2
+    assert "other settings (timeout)" in capsys.readouterr().err
+
+
+def test_a_start_model_without_a_card_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert ei.main(["--rounds", "1", "--start-model", str(tmp_path), "--out", str(tmp_path / "ei")]) == 2
+    assert "has no tactic-model.json" in capsys.readouterr().err
+    assert ei.main(["--rounds", "0", "--start-model", str(tmp_path)]) == 2
