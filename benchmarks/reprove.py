@@ -52,6 +52,9 @@ SEED = 20261202
 DEV_SIZE = 100
 TEST_SIZE = 150
 SPLIT_NAMES = ("dev", "test")
+SAMPLE_NAMES = ("dev-iter", "dev-heldout")
+"""Fixed samples of the development libraries for expert iteration (``benchmarks.reprove_samples``),
+stored beside the splits and loaded the same way."""
 DATA_SUBDIR = "reprove"
 COQLIB = "{coqlib}"
 """Placeholder for ``$(coqc -where)`` in stored flags, expanded when the suite is loaded."""
@@ -187,8 +190,12 @@ def allocate(total: int, capacity: dict[str, int]) -> dict[str, int]:
 
 
 def _in_split(split: str, lib: Library, relpath: str) -> bool:
+    """``dev``: held-out files of the development libraries; ``train``: their other files (the
+    pool of ``benchmarks.reprove_samples``' ``dev-iter``); ``test``: every other library."""
     if split == "dev":
         return lib.name in DEVELOPMENT_LIBRARIES and is_held_out(lib.name, relpath)
+    if split == "train":
+        return lib.name in DEVELOPMENT_LIBRARIES and not is_held_out(lib.name, relpath)
     return lib.name not in DEVELOPMENT_LIBRARIES
 
 
@@ -198,7 +205,7 @@ def pool(split: str, libraries: list[Library]) -> tuple[dict[str, list[Candidate
     out: dict[str, list[Candidate]] = {}
     excl: list[Exclusion] = []
     for lib in libraries:
-        if (split == "dev") != (lib.name in DEVELOPMENT_LIBRARIES):
+        if (split in ("dev", "train")) != (lib.name in DEVELOPMENT_LIBRARIES):
             continue
         files = sorted(lib.root.rglob("*.v"))
         if not files:
@@ -434,8 +441,8 @@ def load_problems(data_dir: Path, split: str, suite: str, where: Path | None = N
     """The problems of the stored ``split`` under ``data_dir/reprove``, each text rebuilt from the
     installed sources (``where``: the Rocq installation, default ``$(coqc -where)``). Problems
     carry ``flags`` and ``reference``. Raises ``ReproveError`` for missing or stale data."""
-    if split not in SPLIT_NAMES:
-        raise ReproveError(f"unknown reprove split {split!r} (expected one of {', '.join(SPLIT_NAMES)})")
+    if split not in SPLIT_NAMES + SAMPLE_NAMES:
+        raise ReproveError(f"unknown reprove split {split!r} (expected one of {', '.join(SPLIT_NAMES + SAMPLE_NAMES)})")
     entries = read_entries(Path(data_dir) / DATA_SUBDIR / f"{split}.jsonl")
     where = where or coqlib()
     for e in entries:

@@ -12,6 +12,8 @@ Suites (``get_suite(name, data_dir, split=)``):
 - ``reprove-dev``, ``reprove-test``: installed Rocq libraries' lemmas re-proved in their own
   file cut after them (``benchmarks.reprove``); built by ``prover-bench reprove build``, the
   texts rebuilt from the installed sources when the suite is loaded.
+- ``reprove-dev-iter``, ``reprove-dev-heldout``: the fixed samples of expert iteration
+  (``benchmarks.reprove_samples``): lemmas of training files, and lemmas of held-out files.
 - ``imo-lean``: compfiles IMO statements + the miniF2F IMO subset (Lean 4);
   ``imo-rocq``: the miniF2F IMO subset in Rocq.
 - any directory path: every ``.lean``/``.v`` file under it (recursively), one problem each.
@@ -314,7 +316,7 @@ class Reprove(Taskset):
 
 
 SUITES = ("putnam-coq", "putnam-lean", "minif2f-rocq", "minif2f-lean4", "imo-lean", "imo-rocq", "reprove-dev",
-          "reprove-test")
+          "reprove-test", "reprove-dev-iter", "reprove-dev-heldout")
 
 
 def get_suite(name: str, data_dir: str | os.PathLike | None = None, split: str | None = None) -> Taskset:
