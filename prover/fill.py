@@ -23,11 +23,12 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from lean_tools.rocq.holes import Hole, closers, fill, find_holes
+from lean_tools.rocq.holes import Hole, closers, fill, find_holes, insert_requires, requires_point
 from lean_tools.rocq.project import RocqProject, activate
 
 from .config import ProverConfig
@@ -51,6 +52,10 @@ class FillRequest(BaseModel):
     """Names (short or qualified) of the holes to fill; empty: every hole."""
     hole_timeout_s: float | None = None
     """One hole's wall-clock budget (default: the config's whole budget)."""
+    allow_require: bool = False
+    """A proof may need a library the file does not load (the search's own ``Require``s: ``Lia``,
+    ``Lra``, ``Psatz``, ``Hammer.Tactics``): its line is added to the file (``requires_point``)
+    and reported. Off: such a proof is passed over."""
 
 
 def choose(holes: Sequence[Hole], names: Sequence[str]) -> list[Hole]:
@@ -82,7 +87,7 @@ def _problem_for(text: str, hole: Hole, path: str, project: RocqProject | None =
     partial = text[hole.script_start : hole.end_start].strip()
     from lean_tools.rocq.project import project_admitted
 
-    earlier = tuple(h.qualified for h in find_holes(text) if h.kind == "admitted" and h.end_end <= hole.decl_start)
+    earlier = tuple(h.qualified for h in find_holes(text) if h.admitted_lemma and h.index == 0 and h.term_end <= hole.decl_start)
     earlier += project_admitted()
     update: dict[str, object] = {"closers": closers(hole.scopes), "in_project": True, "assumed": earlier}
     if partial:
@@ -121,29 +126,37 @@ def _only_requires(text: str) -> bool:
     return all(re.match(r"(?:From\s+\S+\s+)?Require\b", masked[s.start : s.end]) for s in rocq_sentences(masked))
 
 
-def _compiles_without(text: str, hole: Hole, filled: str) -> bool:
-    """Whether the file cut after the filled ``hole`` compiles as it stands (the proof needed no
-    ``Require`` the file does not already make)."""
-    from lean_tools.rocq.checker import RocqChecker
+class Found(BaseModel):
+    """A script the prover found for one hole, before it is written into the file."""
 
-    end = hole.end_end + len(filled) - len(text)
-    return RocqChecker().check_file(filled[:end] + "\n" + closers(hole.scopes), timeout=300).ok
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    result: HoleResult
+    """``proved``, with ``proof`` the script, ``closed_by``, the time spent."""
+    requires: tuple[str, ...] = ()
+    """``Require`` sentences the candidate put before the lemma (the search's own libraries)."""
 
 
-def _prove_hole(req: FillRequest, text: str, hole: Hole, deadline: float, pool: Any) -> tuple[HoleResult, str]:
-    """Prove one hole; (its result, the file text after it)."""
+@dataclass
+class Requires:
+    """The ``Require`` lines a fill may add (``FillRequest.allow_require``) and those it added."""
+
+    allow: bool
+    point: int
+    """``requires_point`` of the original file: where the added lines go."""
+    added: list[str] = field(default_factory=list)
+
+
+def search_hole(req: FillRequest, text: str, hole: Hole, deadline: float, pool: Any) -> Found | HoleResult:
+    """Prove the lemma of ``hole`` (an ``admitted`` hole of ``text``): the script found, or the
+    ``not_proved`` result with the reason."""
     from .api import prove
 
     t0 = time.monotonic()
     base = HoleResult(name=hole.label, kind=hole.kind, status="not_proved")
-    if hole.kind == "admit":
-        return base.model_copy(update={"reason": "admit. inside a finished proof is not filled yet"}), text
-    if not hole.fillable:
-        return base.model_copy(update={"reason": hole.unfillable_reason}), text
     remaining = deadline - time.monotonic()
     budget = min(remaining, req.hole_timeout_s) if req.hole_timeout_s else remaining
     if budget <= 1:
-        return base.model_copy(update={"reason": "no time left in the command's budget"}), text
+        return base.model_copy(update={"reason": "no time left in the command's budget"})
     problem = _problem_for(text, hole, req.path, req.project)
     result, cpu = None, 0.0
     # first under the global context; then, with what is left, resting on lemmas still admitted
@@ -155,21 +168,107 @@ def _prove_hole(req: FillRequest, text: str, hole: Hole, deadline: float, pool: 
         result = prove(problem.model_copy(update={"assumed": assumed}), cfg, pool=pool)
         cpu += result.spent.checker_cpu_s
     if result is None:
-        return base.model_copy(update={"reason": "no time left in the command's budget"}), text
+        return base.model_copy(update={"reason": "no time left in the command's budget"})
     spent = {"seconds": round(time.monotonic() - t0, 3), "checker_cpu_s": round(cpu, 3)}
     if not result.proved or not result.proof_text:
-        return base.model_copy(update={"reason": result.reason, **spent}), text
+        return base.model_copy(update={"reason": result.reason, **spent})
     found = script_of(result.proof_text, problem)
     if found is None:
         reason = "the proof found needs a helper lemma outside the lemma's body"
-        return base.model_copy(update={"reason": reason, **spent}), text
+        return base.model_copy(update={"reason": reason, **spent})
     script, requires = found
-    filled = fill(text, hole, script)
-    if requires and not _compiles_without(text, hole, filled):
-        reason = f"the proof found needs {requires!r}, which the file does not load"
-        return base.model_copy(update={"reason": reason, **spent}), text
-    closed_by = _closed_by(result)
-    return base.model_copy(update={"status": "proved", "proof": script, "closed_by": closed_by, "reason": result.reason, **spent}), filled
+    proved = {"status": "proved", "proof": script, "closed_by": _closed_by(result), "reason": result.reason, **spent}
+    return Found(result=base.model_copy(update=proved), requires=tuple(_sentences(requires)))
+
+
+def _sentences(text: str) -> list[str]:
+    from lean_tools.rocq.parser import rocq_sentences
+    from lean_tools.source import mask
+
+    masked = mask(text, "rocq")
+    return [" ".join(text[s.start : s.end].split()) for s in rocq_sentences(masked)]
+
+
+def _compiles(text: str) -> str | None:
+    """None when ``text`` compiles, else coqc's first error, one line."""
+    from lean_tools.rocq.checker import RocqChecker
+
+    fc = RocqChecker().check_file(text, timeout=300)
+    if fc.ok:
+        return None
+    first = next((m for m in fc.messages if m.severity.name == "ERROR"), None)
+    return " ".join((first.text if first is not None else fc.stderr_tail.strip()[-300:]).split())[:300]
+
+
+def splice(
+    text: str, hole: Hole, write: Callable[[str], str], requires: Sequence[str], state: Requires, *, check: bool
+) -> tuple[str | None, str]:
+    """(``write(text)``, "") when the file cut after ``hole``'s lemma compiles with it, or
+    (None, the reason). ``check``: compile even when the proof needs no ``Require`` (the search
+    did not check the script where it is written). A proof that needs a library the file does
+    not load gets its ``Require`` line (``requires_point``) when ``state.allow``; the whole file
+    must then compile, and the line is recorded in ``state.added``."""
+    tail = len(text) - hole.term_end if hole.kind == "admit" else len(text) - hole.end_end
+    filled = write(text)
+    if not check and not requires:
+        return filled, ""
+    cut = filled[: len(filled) - tail] + "\n" + closers(hole.scopes)
+    error = _compiles(cut)
+    if error is None:
+        return filled, ""
+    if not requires:
+        return None, f"the proof does not compile where it is written: {error}"
+    needed = " ".join(requires)
+    if not state.allow:
+        return None, f"the proof found needs {needed!r}, which the file does not load (--allow-require adds it)"
+    return _with_requires(text, write, requires, state, error)
+
+
+def _with_requires(text: str, write: Callable[[str], str], requires: Sequence[str], state: Requires, error: str) -> tuple[str | None, str]:
+    """The filled file with the fewest of the search's ``Require`` lines that make it compile."""
+    at = state.point + sum(len(line) + 1 for line in state.added)
+    chosen: list[str] = []
+    for k, sentence in enumerate(requires):
+        rest = list(requires[k + 1 :])
+        for option in [*_single_modules(sentence), sentence]:
+            if option in state.added or option in chosen:
+                break
+            trial = write(insert_requires(text, [*chosen, option, *rest], at))
+            if _compiles(trial) is None:
+                chosen.append(option)
+                break
+        else:
+            return None, f"the proof does not compile even with {' '.join(requires)!r}: {error}"
+    filled = write(insert_requires(text, chosen, at))
+    state.added += chosen
+    return filled, ""
+
+
+def _single_modules(sentence: str) -> list[str]:
+    """``From X Require Import A B.`` -> ``From X Require Import A.``, ``... B.`` (one module each)."""
+    m = re.fullmatch(r"(From\s+\S+\s+Require\s+(?:Import|Export)\s+)(.+)\.", sentence)
+    if m is None or len(m.group(2).split()) < 2:
+        return []
+    return [f"{m.group(1)}{mod}." for mod in m.group(2).split()]
+
+
+def _prove_hole(req: FillRequest, text: str, hole: Hole, deadline: float, pool: Any, state: Requires) -> tuple[HoleResult, str]:
+    """Prove one ``admitted`` hole; (its result, the file text after it)."""
+    if not hole.fillable:
+        return HoleResult(name=hole.label, kind=hole.kind, status="not_proved", reason=hole.unfillable_reason), text
+    found = search_hole(req, text, hole, deadline, pool)
+    if isinstance(found, HoleResult):
+        return found, text
+    script = found.result.proof or ""
+    filled, reason = splice(text, hole, lambda t: fill(t, _same(t, hole), script), found.requires, state, check=False)
+    if filled is None:
+        return found.result.model_copy(update={"status": "not_proved", "reason": reason}), text
+    return found.result, filled
+
+
+def _same(text: str, hole: Hole) -> Hole:
+    """``hole`` as found again in ``text`` (the same label; offsets moved by added lines)."""
+    return next(h for h in find_holes(text) if h.label == hole.label)
 
 
 def _closed_by(result) -> str:
@@ -182,24 +281,30 @@ def _closed_by(result) -> str:
 
 
 def fill_file(req: FillRequest, *, on_hole: Callable[[HoleResult], None] | None = None) -> FillReport:
-    """Fill ``req``'s holes in file order, then judge the whole file in context."""
+    """Fill ``req``'s holes in file order, then judge the whole file in context. The ``admit.``s
+    of one proof are proved together (``prover.fill_admit``)."""
     from lean_tools.pool import SessionPool
 
+    from .fill_admit import prove_admits
     from .fill_verdict import judge
 
     holes = find_holes(req.text)
     chosen = choose(holes, req.theorems)
     deadline = time.monotonic() + req.config.budget.wall_s
     text = req.text
+    state = Requires(allow=req.allow_require, point=requires_point(req.text))
     results: list[HoleResult] = []
     with activate(req.project), SessionPool() as pool:
-        for target in chosen:
-            current = next(h for h in find_holes(text) if h.label == target.label)
-            res, text = _prove_hole(req, text, current, deadline, pool)
-            results.append(res)
-            if on_hole is not None:
+        for group in _groups(chosen):
+            if group[0].kind == "admit":
+                done, text = prove_admits(req, text, group, deadline, pool, state)
+            else:
+                res, text = _prove_hole(req, text, _same(text, group[0]), deadline, pool, state)
+                done = [res]
+            results += done
+            for res in done if on_hole is not None else []:
                 on_hole(res)
-        verdict = judge(req.text, text, results, req.project.root)
+        verdict = judge(req.text, text, results, req.project.root, tuple(state.added))
     return FillReport(
         file=req.path,
         project=req.project,
@@ -207,4 +312,16 @@ def fill_file(req: FillRequest, *, on_hole: Callable[[HoleResult], None] | None 
         text=verdict.text,
         verdict=verdict.summary,
         allowed_axioms=verdict.allowed_axioms,
+        requires_added=verdict.requires_added,
     )
+
+
+def _groups(chosen: Sequence[Hole]) -> list[list[Hole]]:
+    """The chosen holes in file order, the ``admit.``s of one proof together."""
+    groups: list[list[Hole]] = []
+    for h in chosen:
+        if groups and h.kind == "admit" and groups[-1][0].kind == "admit" and groups[-1][0].decl_start == h.decl_start:
+            groups[-1].append(h)
+        else:
+            groups.append([h])
+    return groups

@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from lean_tools.rocq.holes import Hole, find_holes
+from lean_tools.rocq.holes import Hole, find_holes, insert_requires, requires_point
 from lean_tools.rocq.parser import rocq_sentences
 from lean_tools.source import mask
 from lean_tools.types import Record
@@ -41,33 +41,92 @@ _MARK = "PROVER-ASSUMPTIONS-OF"
 
 def split_bodies(original: str, output: str, filled: Sequence[Hole]) -> list[str] | str:
     """The new bodies of ``filled`` (original offsets, file order) in ``output``, or the reason
-    the output differs from the original outside those bodies."""
+    the output differs from the original outside those bodies. The body of an ``admitted`` hole
+    runs from after its ``Proof`` sentence to its terminator; that of an ``admit`` hole is the one
+    ``{ ... }`` block that replaced its ``admit.``."""
+    edits = _edits(original, filled)
+    if isinstance(edits, str):
+        return edits
     bodies: list[str] = []
     pos = prev = 0
-    for h in filled:
-        piece = original[prev : h.script_start]
+    for start, end, kind, h in edits:
+        piece = original[prev:start]
         if output[pos : pos + len(piece)] != piece:
             return f"the text before {h.label}'s body changed"
         pos += len(piece)
-        masked = mask(output[pos:], "rocq")
-        end = next((s for s in rocq_sentences(masked) if _TERMINATOR.match(masked[s.start : s.end])), None)
         want = "Defined." if h.is_definition else "Qed."
-        if end is None or masked[end.start : end.end].strip() != want:
-            return f"{h.label}'s body does not end with {want}"
-        bodies.append(output[pos : pos + end.start])
-        pos += end.end
-        prev = h.end_end
+        if kind == "end":
+            if output[pos : pos + len(want)] != want:
+                return f"{h.label}'s proof does not end with {want}"
+            pos += len(want)
+        elif kind == "block":
+            close = _block_end(output, pos)
+            if close is None:
+                return f"{h.label}: admit. is not replaced by one {{ ... }} block"
+            bodies.append(output[pos:close])
+            pos = close
+        else:
+            masked = mask(output[pos:], "rocq")
+            stop = next((s for s in rocq_sentences(masked) if _TERMINATOR.match(masked[s.start : s.end])), None)
+            if stop is None or masked[stop.start : stop.end].strip() != want:
+                return f"{h.label}'s body does not end with {want}"
+            bodies.append(output[pos : pos + stop.start])
+            pos += stop.end
+        prev = end
     if output[pos:] != original[prev:]:
         return "the text after the last filled body changed"
     return bodies
 
 
+def _edits(original: str, filled: Sequence[Hole]) -> list[tuple[int, int, str, Hole]] | str:
+    """The spans of ``original`` a fill replaces, in file order: ``body`` (an ``admitted`` hole's
+    script and terminator), ``block`` (an ``admit.``), ``end`` (the ``Admitted.`` of a proof whose
+    ``admit.``s are all filled). Every ``admit.`` of a proof is filled, or none."""
+    edits: list[tuple[int, int, str, Hole]] = []
+    labels = {h.label for h in filled}
+    every = find_holes(original)
+    for h in filled:
+        if h.kind == "admitted":
+            edits.append((h.script_start, h.end_end, "body", h))
+            continue
+        edits.append((h.end_start, h.end_end, "block", h))
+        same = [x for x in every if x.kind == "admit" and x.qualified == h.qualified]
+        missing = [x.label for x in same if x.label not in labels]
+        if missing:
+            return f"{h.label} is filled but not {', '.join(missing)} of the same proof"
+        if h.admitted_lemma and h.index == len(same) - 1:
+            edits.append((h.term_start, h.term_end, "end", h))
+    return sorted(edits, key=lambda e: e[0])
+
+
+def _block_end(output: str, pos: int) -> int | None:
+    """The end of the ``{ ... }`` block that starts at ``pos`` (braces counted outside comments
+    and strings), or None when no block starts there."""
+    masked = mask(output[pos:], "rocq")
+    if not masked.startswith("{"):
+        return None
+    depth = 0
+    for i, ch in enumerate(masked):
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth == 0:
+            return pos + i + 1
+    return None
+
+
 def screen_bodies(bodies: Sequence[str], filled: Sequence[Hole]) -> dict[str, str]:
-    """Label -> the first screen finding, for each body that is not tactics only."""
+    """Label -> the first screen finding, for each body that is not tactics only. The block of
+    an ``admit`` hole is screened without its braces and must not end its proof inside."""
     from lean_tools.soundness.rocq_screens import screen_rocq
 
     bad: dict[str, str] = {}
-    for h, body in zip(filled, bodies):
+    for h, text in zip(filled, bodies):
+        body = text.strip().removeprefix("{").removesuffix("}") if h.kind == "admit" else text
+        if h.kind == "admit":
+            masked = mask(body, "rocq")
+            ends = [masked[s.start : s.end] for s in rocq_sentences(masked) if _TERMINATOR.match(masked[s.start : s.end])]
+            if ends:
+                bad[h.label] = f"the block ends its proof: {' '.join(ends[0].split())}"
+                continue
         findings = screen_rocq(body, role="proof")
         if findings:
             bad[h.label] = f"[{findings[0].rule}] {findings[0].one_line()}"
@@ -131,6 +190,25 @@ def classify(entries: Sequence[str], project: frozenset[str]) -> tuple[tuple[str
     return tuple(own), tuple(other)
 
 
+def allowed_require(line: str) -> bool:
+    """Whether an added line loads only libraries the search loads itself (``From Coq Require
+    Import`` some of ``Lia Lra Psatz``; ``From Hammer Require Import Tactics``): nothing else may
+    be added to a file outside the proof bodies."""
+    from lean_tools.assistant import assistant
+    from lean_tools.soundness.rocq_screens import HAMMER_TACTICS_IMPORT
+
+    own: dict[str, set[str]] = {}
+    for sentence in (assistant("rocq").search_imports, HAMMER_TACTICS_IMPORT):
+        m = _IMPORT.fullmatch(sentence)
+        if m:
+            own.setdefault(m.group(1), set()).update(m.group(2).split())
+    m = _IMPORT.fullmatch(" ".join(line.split()))
+    return m is not None and bool(m.group(2).split()) and set(m.group(2).split()) <= own.get(m.group(1), set())
+
+
+_IMPORT = re.compile(r"From (\S+) Require Import ([\w ]+)\.")
+
+
 class InContextVerdict(Record):
     """The verdict on a filled file: the holes re-judged, the text to write, one summary line."""
 
@@ -139,26 +217,37 @@ class InContextVerdict(Record):
     """The filled file, or the original when the filled one was rejected."""
     summary: str
     allowed_axioms: tuple[str, ...] = ()
+    requires_added: tuple[str, ...] = ()
+    """The ``Require`` lines the filled file adds (empty when it was rejected)."""
 
 
-def judge(original: str, output: str, results: list[HoleResult], project_root: str | None) -> InContextVerdict:
-    """Each hole ``results`` calls proved, re-judged in ``output`` (module docstring)."""
+def judge(
+    original: str, output: str, results: list[HoleResult], project_root: str | None, requires_added: Sequence[str] = ()
+) -> InContextVerdict:
+    """Each hole ``results`` calls proved, re-judged in ``output`` (module docstring).
+    ``requires_added``: lines the fill added at ``requires_point`` of the original (each must be
+    ``allowed_require``); they are the only change allowed outside the bodies."""
     proved = {r.name for r in results if r.status == "proved"}
-    filled = [h for h in find_holes(original) if h.label in proved]
     allowed = project_axioms(project_root, original)
 
-    def verdict(holes: list[HoleResult], text: str, summary: str) -> InContextVerdict:
-        return InContextVerdict(holes=tuple(holes), text=text, summary=summary, allowed_axioms=tuple(sorted(allowed)))
+    def verdict(holes: list[HoleResult], text: str, summary: str, added: Sequence[str] = ()) -> InContextVerdict:
+        return InContextVerdict(
+            holes=tuple(holes), text=text, summary=summary, allowed_axioms=tuple(sorted(allowed)), requires_added=tuple(added)
+        )
 
+    base = insert_requires(original, list(requires_added), requires_point(original))
+    filled = [h for h in find_holes(base) if h.label in proved]
     if not filled:
         return verdict(results, original, "nothing filled")
-    failure = _static_failure(original, output, filled)
+    foreign = [line for line in requires_added if not allowed_require(line)]
+    failure = f"the added line {foreign[0]!r} loads a library the search does not" if foreign else None
+    failure = failure or _static_failure(base, output, filled)
     if failure is None:
         checked = _kernel(output, filled, allowed)
         if isinstance(checked, str):
             failure = checked
         else:
-            return verdict(_apply(results, checked), output, f"{len(filled)} filled; the file compiles in context")
+            return verdict(_apply(results, checked), output, f"{len(filled)} filled; the file compiles in context", requires_added)
     why = {"status": "not_proved", "reason": f"rejected in context: {failure}"}
     rejected = [r.model_copy(update=why) if r.name in proved else r for r in results]
     return verdict(rejected, original, f"rejected: {failure}")
@@ -176,7 +265,7 @@ def _kernel(output: str, filled: list[Hole], axioms: frozenset[str]) -> dict[str
     """Label -> the admitted lemmas its proof rests on, or why the file was rejected."""
     from lean_tools.rocq.checker import compile_and_query
 
-    names = [h.qualified for h in filled]
+    names = list(dict.fromkeys(h.qualified for h in filled))
     runs = compile_and_query({"Candidate.v": output, "Query.v": assumptions_query(names)}, ["Candidate.v", "Query.v"], timeout=600)
     if not runs or runs[0].returncode != 0 or runs[0].timed_out:
         tail = (runs[0].stdout + runs[0].stderr).strip()[-600:] if runs else "coqc did not run"

@@ -308,6 +308,8 @@ class FillReport(Record):
     """The whole-file verdict in context, one line."""
     allowed_axioms: tuple[str, ...] = ()
     """Axioms the project itself declares, accepted in ``Print Assumptions`` besides the whitelist."""
+    requires_added: tuple[str, ...] = ()
+    """``Require`` lines the fill added to the file (``--allow-require``), in file order."""
 
     @property
     def all_proved(self) -> bool:

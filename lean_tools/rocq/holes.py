@@ -5,7 +5,11 @@ A hole is
   ``Property``/``Example``, or an ``Instance``/``Definition`` in proof mode (no ``:=`` in its
   sentence), whose proof ends in ``Admitted.``; the script before ``Admitted.`` (if any) is kept
   and continued from;
-- ``admit``: an ``admit.`` tactic inside an otherwise finished proof (``Qed.``/``Defined.``).
+- ``admit``: an ``admit.`` sentence of a proof script (the script before ``Admitted.``, or
+  before ``Qed.``/``Defined.``, which Rocq 8.16 refuses with an ``admit.`` inside); a lemma whose
+  script has ``admit.``s is one ``admit`` hole per ``admit.``, not an ``admitted`` hole. Once every
+  ``admit.`` of such a proof is filled, its ``Admitted.`` becomes ``Qed.`` (``Defined.`` for a
+  definition).
 
 Each hole knows the ``Section``s and ``Module``s that enclose it (``scopes``), so a caller can
 close them after the hole (``closers``) and name it (``qualified``: modules qualify names,
@@ -65,6 +69,14 @@ class Hole(BaseModel):
     """The proof's terminator as written: ``Admitted`` for ``admitted``; ``Qed``/``Defined`` for ``admit``."""
     index: int = 0
     """For ``admit``: which ``admit.`` of the proof (0-based)."""
+    term_start: int = 0
+    """Start of the proof's terminator sentence (``Admitted.``/``Qed.``/``Defined.``)."""
+    term_end: int = 0
+
+    @property
+    def admitted_lemma(self) -> bool:
+        """Whether the lemma itself ends in ``Admitted.`` (an axiom until filled)."""
+        return self.terminator == "Admitted"
 
     @property
     def qualified(self) -> str:
@@ -176,12 +188,14 @@ def _holes_of(m: re.Match[str], scopes: tuple[Scope, ...], sents: Sequence[Sente
         end_start=sents[j].start,
         end_end=sents[j].end,
         terminator=term,
+        term_start=_after_bullets(sents[j], heads[j]),
+        term_end=sents[j].end,
     )
-    if term == "Admitted":
-        return [proto]
-    if term not in ("Qed", "Defined"):
+    if term not in ("Qed", "Defined", "Admitted"):
         return []
     admits = [k for k in range(i + 1, j) if heads[k] == "admit."]
+    if term == "Admitted" and not admits:
+        return [proto]
     return [
         proto.model_copy(update={"kind": "admit", "end_start": _after_bullets(sents[k], heads[k]), "end_end": sents[k].end, "index": n})
         for n, k in enumerate(admits)
@@ -202,21 +216,79 @@ def fill(text: str, hole: Hole, script: str) -> str:
     """``text`` with ``hole`` closed by ``script`` (tactic sentences); nothing else changes.
 
     ``admitted``: the script goes before ``Admitted.``, which becomes ``Qed.`` (``Defined.`` for a
-    definition). ``admit``: ``admit.`` becomes
-    the script, braced when it has more than one sentence.
+    definition). ``admit``: ``admit.`` becomes the script as one braced block (``{ ... }``, valid
+    wherever ``admit.`` was and closing exactly its goal); when it was the proof's last ``admit.``
+    and the proof ends in ``Admitted.``, that becomes ``Qed.`` (``Defined.``).
     """
     script = script.strip()
     if hole.kind == "admit":
-        body = script if len(rocq_sentences(mask(script, "rocq"))) <= 1 else "{ " + script + " }"
-        return text[: hole.end_start] + body + text[hole.end_end :]
+        return _fill_admit(text, hole, script)
     end = "Defined." if hole.is_definition else "Qed."
     kept = text[hole.script_start : hole.end_start].rstrip()
     before = text[: hole.script_start]
-    line = text[text.rfind("\n", 0, hole.end_start) + 1 : hole.end_start]
-    margin = line[: len(line) - len(line.lstrip())]  # the terminator's indentation, kept for Qed
+    margin = _margin(text, hole.end_start)  # the terminator's indentation, kept for Qed
     sep = "" if not kept and before.endswith("\n") else "\n"
     return before + kept + sep + _indent(script, margin + "  ") + "\n" + margin + end + text[hole.end_end :]
 
 
+def braced(script: str, margin: str) -> str:
+    """``script`` as one ``{ ... }`` block: on one line when it is one line, else one sentence line
+    per line indented under ``margin``."""
+    lines = [line.strip() for line in script.strip().splitlines() if line.strip()]
+    if len(lines) <= 1:
+        return "{ " + (lines[0] if lines else "") + " }"
+    return "{\n" + _indent("\n".join(lines), margin + "  ") + "\n" + margin + "}"
+
+
+def _fill_admit(text: str, hole: Hole, script: str) -> str:
+    others = [h for h in find_holes(text) if h.kind == "admit" and h.decl_start == hole.decl_start and h.index != hole.index]
+    out = text[: hole.end_start] + braced(script, _margin(text, hole.end_start)) + text[hole.end_end :]
+    if others or not hole.admitted_lemma:
+        return out
+    shift = len(out) - len(text)
+    end = "Defined." if hole.is_definition else "Qed."
+    return out[: hole.term_start + shift] + end + out[hole.term_end + shift :]
+
+
+def _margin(text: str, at: int) -> str:
+    line = text[text.rfind("\n", 0, at) + 1 : at]
+    return line[: len(line) - len(line.lstrip())]
+
+
 def _indent(script: str, indent: str) -> str:
     return "\n".join(indent + line.strip() if line.strip() else "" for line in script.splitlines())
+
+
+_REQUIRE = re.compile(r"(?:From\s+\S+\s+)?(?:Require|Import|Export)\b")
+
+
+def requires_point(text: str) -> int:
+    """Where a ``Require`` line the fill adds goes: after the file's last top-level ``Require``/
+    ``Import``/``Export`` sentence before its first hole; without one, after the comments that
+    open the file (the offset of the newline the added line follows, or 0)."""
+    masked = mask(text, "rocq")
+    holes = find_holes(text)
+    limit = holes[0].decl_start if holes else len(text)
+    stack: list[Scope] = []
+    point = -1
+    for s in rocq_sentences(masked):
+        if s.start >= limit:
+            break
+        head = _head(masked, s)
+        if not _scope_change(head, stack) and not stack and _REQUIRE.match(head):
+            point = s.end
+    if point >= 0:
+        return point
+    first = next(iter(rocq_sentences(masked)), None)
+    start = first.start if first is not None else len(text)
+    return max(0, text.rfind("\n", 0, start))
+
+
+def insert_requires(text: str, lines: Sequence[str], point: int) -> str:
+    """``text`` with ``lines`` inserted at ``point`` (``requires_point``), each on a line of its own."""
+    if not lines:
+        return text
+    block = "".join("\n" + line for line in lines)
+    if point == 0:
+        return block.lstrip("\n") + "\n" + text
+    return text[:point] + block + text[point:]

@@ -35,6 +35,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--build", action="store_true", help="run the project's own build first (coq_makefile + make, or dune build)")
     p.add_argument("--hole-timeout", type=float, help="wall-clock seconds for one hole of a project file")
     p.add_argument("--in-place", action="store_true", help="write the filled file over FILE (the original kept as FILE.orig)")
+    p.add_argument(
+        "--allow-require",
+        action="store_true",
+        help="a project file's hole may be proved with a library the file does not load (Lia, Lra, Psatz, Hammer.Tactics): its Require line is added and reported",
+    )
     p.add_argument("--config", help="TOML config (see configs/)")
     p.add_argument(
         "--backend", choices=["none", "openai", "vllm", "transformers"], help="model backend (default: from config; none = built-in search)"

@@ -1,12 +1,12 @@
 """``prove FILE.v`` on a project file: fill every chosen hole in file order, write the result.
 
 Reached from ``prove`` (``prover.commands.prove``) for a Rocq file with more than one hole, a
-hole inside a ``Section``/``Module``, an ``admit.``, a partial script, ``--in-place``, or several
-``--theorem``s. Output: ``--out PATH``, ``--in-place`` (the original kept as ``FILE.v.orig``), or
-the filled file on stdout; ``--json`` prints one object with a ``holes`` array instead.
-Exit 0 when every chosen hole is ``proved``, 1 otherwise (the file is still written with the
-holes that were proved), 2 for bad input.
-"""
+hole inside a ``Section``/``Module``, an ``admit.``, a partial script, ``--in-place``, several
+``--theorem``s, or ``--allow-require`` (a proof may need a library the file does not load: its
+``Require`` line is added, printed, and listed as ``requires_added``). Output: ``--out PATH``,
+``--in-place`` (the original kept as ``FILE.v.orig``), or the filled file on stdout; ``--json``
+prints one object with a ``holes`` array instead. Exit 0 when every chosen hole is ``proved``,
+1 otherwise (the file is still written with the holes that were proved), 2 for bad input."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def needs_fill_path(text: str, args: Any) -> bool:
     from lean_tools.rocq.holes import find_holes
 
     holes = find_holes(text)
-    if args.in_place or len(args.theorem or []) > 1:
+    if args.in_place or args.allow_require or len(args.theorem or []) > 1:
         return True
     if len(holes) != 1:
         return len(holes) > 1
@@ -54,7 +54,15 @@ def run_fill(path: str, text: str, project: RocqProject, cfg: Any, args: Any) ->
     from ..fill import FillRequest, fill_file
 
     hole_timeout = args.hole_timeout or cfg.project.hole_timeout_s
-    req = FillRequest(path=path, text=text, project=project, config=cfg, theorems=tuple(args.theorem or ()), hole_timeout_s=hole_timeout)
+    req = FillRequest(
+        path=path,
+        text=text,
+        project=project,
+        config=cfg,
+        theorems=tuple(args.theorem or ()),
+        hole_timeout_s=hole_timeout,
+        allow_require=bool(args.allow_require),
+    )
 
     def progress(h) -> None:
         if not args.json and not args.quiet:
@@ -71,6 +79,8 @@ def run_fill(path: str, text: str, project: RocqProject, cfg: Any, args: Any) ->
     else:
         proved = sum(h.status == "proved" for h in report.holes)
         print(f"{proved}/{len(report.holes)} holes proved in {path}; {report.verdict}", file=sys.stderr)
+        for line in report.requires_added:
+            print(f"added to {path}: {line}", file=sys.stderr)
         if out is None:
             print(report.text, end="" if report.text.endswith("\n") else "\n")
     return 0 if report.all_proved else 1
@@ -99,6 +109,7 @@ def _summary(report, out: str | None, args: Any) -> dict:
         "proved": report.all_proved,
         "verdict": report.verdict,
         "allowed_axioms": list(report.allowed_axioms),
+        "requires_added": list(report.requires_added),
         "holes": [h.model_dump() for h in report.holes],
         "out": out,
         "text": report.text if out is None else None,

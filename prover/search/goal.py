@@ -267,7 +267,7 @@ def _admitted(text: str) -> frozenset[str]:
     from lean_tools.rocq.holes import find_holes
 
     try:
-        return frozenset(h.name for h in find_holes(text) if h.kind == "admitted")
+        return frozenset(h.name for h in find_holes(text) if h.admitted_lemma)
     except ValueError:
         return frozenset()
 

@@ -95,6 +95,8 @@ def test_fill_a_definition_ends_in_defined_and_admit_is_braced():
     assert "Instance inh : Inhabited nat.\n  exact (populate 0).\nDefined." in out
     out2 = fill(FILE, holes[3], "exact I. exact I.")
     assert "- { exact I. exact I. }\nQed." in out2
+    # one sentence is braced too: the block closes exactly the goal admit. left
+    assert "- { exact I. }\nQed." in fill(FILE, holes[3], "exact I.")
 
 
 def test_split_bodies_rejects_changes_outside_the_bodies():
