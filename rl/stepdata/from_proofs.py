@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict
 
 from benchmarks.library_split import DEVELOPMENT_LIBRARIES, is_held_out
 from benchmarks.problem import BenchProblem
+from lean_tools.source import strip_comments
 
 from .replay import ReplayConfig, replay_file
 from .schema import Step, dedup, write_jsonl
@@ -143,11 +144,13 @@ def steps_of_attempt(att: ProvedAttempt, config: ReplayConfig) -> tuple[AttemptS
         target = parse(text, att.problem.theorem)
     except ValueError as e:
         return result("failed", f"cannot assemble the proof: {e}"), []
+    # a header of comments only is no block coqtop can be sent: the whole file is replayed then
+    cut = target.decl_start if strip_comments(text[: target.decl_start], "rocq").strip() else 0
     cfg = ReplayConfig(step_timeout=config.step_timeout, file_timeout=config.file_timeout,
-                       extra_args=tuple(att.problem.flags), header=text[: target.decl_start])
+                       extra_args=tuple(att.problem.flags), header=text[:cut])
     with tempfile.TemporaryDirectory(prefix="from-proofs-") as tmp:
         path = Path(tmp) / "target.v"
-        path.write_text(text[target.decl_start :], encoding="utf-8")
+        path.write_text(text[cut:], encoding="utf-8")
         replayed, steps = replay_file(path, library, relpath, "train", cfg)  # type: ignore[arg-type]
     kept = [s.model_copy(update={"source": "search"}) for s in steps if s.lemma == target.theorem_name]
     if replayed.status != "ok":

@@ -132,3 +132,18 @@ def test_a_proof_that_does_not_replay_is_recorded_as_failed(tmp_path: Path) -> N
     assert summary.attempts == {"failed": 1} and summary.unique_steps == 0
     assert "no_such_lemma" in summary.results[0].reason
     assert out.read_text() == ""
+
+
+@pytest.mark.rocq
+def test_a_target_first_in_its_file_inside_a_module_is_replayed() -> None:
+    from rl.stepdata.from_proofs import ProvedAttempt, steps_of_attempt
+    from rl.stepdata.replay import ReplayConfig
+
+    text = ("(* nothing before the lemma but this comment *)\n"
+            "Module M.\nLemma first_one : forall b : bool, b = b.\nProof.\nAdmitted.\nEnd M.\n")
+    proof = text.replace("Proof.\nAdmitted.", "Proof.\n  intros b. destruct b; reflexivity.\nQed.")
+    problem = BenchProblem(suite="reprove-dev-iter", name="Coq.Tiny.Fixture.M.first_one", language="rocq", text=text,
+                           theorem="first_one", source=f"stdlib:{TRAIN_FILE}")
+    result, steps = steps_of_attempt(ProvedAttempt(attempt_id=7, problem=problem, proof=proof), ReplayConfig())
+    assert (result.status, result.steps) == ("ok", 2)
+    assert [(s.lemma, s.tactic) for s in steps] == [("first_one", "intros b."), ("first_one", "destruct b; reflexivity.")]
