@@ -38,7 +38,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--allow-require",
         action="store_true",
-        help="a project file's hole may be proved with a library the file does not load (Lia, Lra, Psatz, Hammer.Tactics): its Require line is added and reported",
+        help=(
+            "a project file's hole may be proved with a library the file does not load "
+            "(Lia, Lra, Psatz, Hammer.Tactics): its Require line is added and reported"
+        ),
     )
     p.add_argument("--config", help="TOML config (see configs/)")
     p.add_argument(
@@ -52,7 +55,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, help="lemmas proved in parallel")
     p.add_argument("--timeout", type=float, help="wall-clock budget in seconds")
     p.add_argument(
-        "--preset", choices=["default", "hammer", "knn"],
+        "--preset",
+        choices=["default", "hammer", "knn"],
         help="default: the plain prove; hammer: CoqHammer alone; knn: the search with the k-NN tactic index (prover-setup model tactics)",
     )
     p.add_argument("--search-timeout", type=float, help="seconds for the built-in search on the whole theorem")

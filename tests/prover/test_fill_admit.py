@@ -107,21 +107,26 @@ def test_the_probed_goal_is_restated_with_the_contexts_names():
 
 
 def test_an_added_require_goes_after_the_last_top_level_require_before_the_first_hole():
-    text = "(* head ∣ *)\nRequire Import Arith.\nModule M.\nRequire Import List.\nEnd M.\nLemma a : True.\nProof.\nAdmitted.\nRequire Import Bool.\n"
+    text = (
+        "(* head ∣ *)\nRequire Import Arith.\nModule M.\nRequire Import List.\nEnd M.\n"
+        "Lemma a : True.\nProof.\nAdmitted.\nRequire Import Bool.\n"
+    )
     point = requires_point(text)
     out = insert_requires(text, ["From Coq Require Import Lia."], point)
     assert out == text.replace("Arith.\n", "Arith.\nFrom Coq Require Import Lia.\n")
     bare = "(* header ∣ *)\n(* more *)\nLemma a : True.\nProof.\nAdmitted.\n"
     out = insert_requires(bare, ["From Coq Require Import Lia."], requires_point(bare))
     assert out == bare.replace("*)\nLemma", "*)\nFrom Coq Require Import Lia.\nLemma")
-    assert insert_requires("Lemma a : True. Admitted.", ["X."], requires_point("Lemma a : True. Admitted.")) == "X.\nLemma a : True. Admitted."
+    alone = "Lemma a : True. Admitted."
+    assert insert_requires(alone, ["X."], requires_point(alone)) == "X.\n" + alone
 
 
 def test_only_the_searchs_own_libraries_may_be_added():
     assert allowed_require("From Coq Require Import Lia.")
     assert allowed_require("From Coq Require Import Lia Lra Psatz.")
     assert allowed_require("From Hammer Require Import Tactics.")
-    for line in ("From Coq Require Import Reals.", "Require Import Lia.", "From Coq Require Import Lia. Axiom f : False.", "From Proj Require Import Lia."):
+    foreign = ("From Coq Require Import Reals.", "Require Import Lia.", "From Coq Require Import Lia. Axiom f : False.")
+    for line in (*foreign, "From P Require Import Lia."):
         assert not allowed_require(line), line
 
 
@@ -180,7 +185,8 @@ def _fill(tmp_path: Path, text: str, *, hole_timeout: float = 25, timeout: float
     path = tmp_path / "A.v"
     path.write_text(text, encoding="utf-8")
     cfg = ProverConfig()
-    cfg = cfg.model_copy(update={"budget": cfg.budget.model_copy(update={"wall_s": timeout}), "prover": cfg.prover.model_copy(update={"cache_path": None})})
+    budget = cfg.budget.model_copy(update={"wall_s": timeout})
+    cfg = cfg.model_copy(update={"budget": budget, "prover": cfg.prover.model_copy(update={"cache_path": None})})
     req = FillRequest(
         path=str(path), text=text, project=find_project(path), config=cfg, hole_timeout_s=hole_timeout, allow_require=allow_require
     )
