@@ -13,9 +13,12 @@ sandboxed ``coqc`` with the project's flags, each filled body passes the proof s
 filled lemma's ``Print Assumptions`` lists only the standard whitelist plus the axioms the
 project itself declares; a lemma that rests on a hole still admitted is ``proved_assuming``.
 
-Not covered: ``admit.`` holes inside finished proofs are listed and reported ``not_proved`` (the
-search does not start from a focused subgoal yet); helper lemmas an agent wants outside the body
-are not written (the hole is reported ``not_proved`` with the reason).
+``admit.`` holes are proved as the goal at each ``admit.`` and written together per proof
+(``prover.fill_admit``). A proof that needs a library the file does not load is passed over,
+unless ``FillRequest.allow_require``: then its ``Require`` line is added (``splice``).
+
+Not covered: helper lemmas an agent wants outside the body are not written (the hole is
+reported ``not_proved`` with the reason).
 """
 
 from __future__ import annotations
@@ -302,8 +305,9 @@ def fill_file(req: FillRequest, *, on_hole: Callable[[HoleResult], None] | None 
                 res, text = _prove_hole(req, text, _same(text, group[0]), deadline, pool, state)
                 done = [res]
             results += done
-            for res in done if on_hole is not None else []:
-                on_hole(res)
+            if on_hole is not None:
+                for res in done:
+                    on_hole(res)
         verdict = judge(req.text, text, results, req.project.root, tuple(state.added))
     return FillReport(
         file=req.path,
