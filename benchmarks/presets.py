@@ -25,6 +25,15 @@ is hashed into the run key like any ``--config``; the attempt function receives 
   ``error`` result naming ``prover-setup model tactics``. CPU: the sessions' as for ``default``,
   plus the seconds spent asking the index.
 
+- ``lm``: ``default`` plus the tactic language model (``SearchBudget.lm_model``,
+  ``prover/search/lm_source.py``) at ``~/.cache/agentic-prover/tactics/lm`` or
+  ``$PROVER_TACTIC_MODEL``, read when the attempt runs; a missing model is an ``error`` result
+  naming ``prover-setup model tactics``. CPU: the sessions' plus the model's seconds (wall time of
+  its calls, on one torch thread by default). Loading the model (once per worker process) is not
+  counted.
+- ``learned``: ``default`` plus both sources (the index's suggestions first), each read and
+  counted as above.
+
 Other helpers register more with ``register(Preset(...))``.
 Rocq only: a preset refuses a Lean problem with an ``error`` result naming the reason.
 
@@ -40,7 +49,14 @@ import time
 from dataclasses import dataclass, field
 
 from lean_tools.rocq.project import activate, load_path_args
-from prover.presets import KNN_MISSING, default_knn_index, knn_index_installed
+from prover.presets import (
+    KNN_MISSING,
+    LM_MISSING,
+    default_knn_index,
+    default_tactic_model,
+    knn_index_installed,
+    tactic_model_installed,
+)
 
 from .problem import AttemptRequest, AttemptResult, BenchProblem
 
@@ -109,6 +125,18 @@ register(Preset(
     attempt_fn=SEARCH_ATTEMPT,
     config={**PRESETS["default"].config, "preset": "knn", "knn": "installed"},
     description="the default search plus the k-NN tactic index's suggestions (prover-setup model tactics)",
+))
+register(Preset(
+    name="lm",
+    attempt_fn=SEARCH_ATTEMPT,
+    config={**PRESETS["default"].config, "preset": "lm", "lm": "installed"},
+    description="the default search plus the tactic language model's proposals (prover-setup model tactics)",
+))
+register(Preset(
+    name="learned",
+    attempt_fn=SEARCH_ATTEMPT,
+    config={**PRESETS["default"].config, "preset": "learned", "knn": "installed", "lm": "installed"},
+    description="the default search plus the k-NN index's suggestions and the tactic model's proposals",
 ))
 
 
@@ -223,6 +251,22 @@ def _warm_pool(timeout: float, extra: tuple):
     return _WARM[key]
 
 
+def _installed_sources(config: dict, budget_cfg: dict) -> str | None:
+    """Set the k-NN index's and the tactic model's folders in ``budget_cfg`` where the preset
+    asks for the installed ones; the reason when one is not installed, else None."""
+    if config.get("knn") == "installed":
+        folder = default_knn_index()
+        if not knn_index_installed(folder):
+            return f"{KNN_MISSING} (looked in {folder})"
+        budget_cfg["knn_index"] = str(folder)
+    if config.get("lm") == "installed":
+        model = default_tactic_model()
+        if not tactic_model_installed(model):
+            return f"{LM_MISSING} (looked in {model})"
+        budget_cfg["lm_model"] = str(model)
+    return None
+
+
 def _search(problem: BenchProblem, config: dict, t0: float) -> AttemptResult:
     from lean_tools.rocq.session import RocqSession
     from lean_tools.sandbox import finished_cpu_seconds
@@ -238,11 +282,9 @@ def _search(problem: BenchProblem, config: dict, t0: float) -> AttemptResult:
     timeout = float(sess.get("default_timeout", 30.0))
     extra = tuple(sess.get("extra_args", ()))
     budget_cfg = dict(config.get("budget", {}))
-    if config.get("knn") == "installed":
-        folder = default_knn_index()
-        if not knn_index_installed(folder):
-            return AttemptResult(outcome="error", reason=f"{KNN_MISSING} (looked in {folder})")
-        budget_cfg["knn_index"] = str(folder)
+    missing = _installed_sources(config, budget_cfg)
+    if missing is not None:
+        return AttemptResult(outcome="error", reason=missing)
     checker = in_file_checker(problem, header)
     if checker is not None:
         budget_cfg["own_imports"] = True
@@ -258,7 +300,7 @@ def _search(problem: BenchProblem, config: dict, t0: float) -> AttemptResult:
         res = prove_goal(lambda h: RocqSession(h, default_timeout=timeout, extra_args=extra), header, stmt, "rocq",
                          budget, table=table, checker=checker)
         cpu = finished_cpu_seconds() - cpu0
-    cpu += res.knn_seconds
+    cpu += res.knn_seconds + res.lm_seconds
     wall = time.monotonic() - t0
     if not res.proved:
         reason = res.reason or "no proof found"

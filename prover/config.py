@@ -106,6 +106,14 @@ class SearchSettings(_Cfg):
     tactics``): its suggestions join the built-in search's candidates. None: off."""
     knn_k: int = Field(8, ge=1)
     """Suggestions asked of the k-NN index per search node."""
+    lm_model: str | None = None
+    """Folder of the tactic language model (``prover.search.SearchBudget.lm_model``; ``prove --preset
+    lm`` or ``learned`` sets it to ``~/.cache/agentic-prover/tactics/lm``, installed by ``prover-setup
+    model tactics``): its proposals join the built-in search's candidates. None: off."""
+    lm_k: int = Field(8, ge=1)
+    """Beams of one tactic model call (its distinct tactics are proposed)."""
+    lm_max_calls: int = Field(12, ge=0)
+    """Goals the tactic model is asked about per search call (``SearchBudget.lm_max_calls``)."""
 
 
 class ProverSettings(_Cfg):

@@ -223,6 +223,7 @@ class Workspace:
             # hammer alone (the tool): the call's own seconds, which default to search.hammer_timeout_s
             seconds=seconds, hammer=mode, hammer_seconds=seconds if mode == "only" else cfg.hammer_timeout_s,
             knn_index=cfg.knn_index, knn_k=cfg.knn_k, own_imports=self.problem.in_project,
+            lm_model=cfg.lm_model, lm_k=cfg.lm_k, lm_max_calls=cfg.lm_max_calls,
         )
         p = self.problem
         checker = InContextChecker(self.lang.checker(), self.env_header.rstrip(), p.closers) if p.in_project else None
@@ -239,6 +240,7 @@ class Workspace:
             tactic_attempts=res.attempts,
             tags=list(res.tags),
             **({"knn_tried": res.knn_tried, "knn_seconds": res.knn_seconds} if budget.knn_index else {}),
+            **({"lm_tried": res.lm_tried, "lm_seconds": res.lm_seconds, "lm_calls": res.lm_calls} if budget.lm_model else {}),
         )
         # The search opens its proofs with its tactic libraries' imports; checks here already
         # load the allowed ones (``self.imports``), and imports never go inside a proof.

@@ -8,7 +8,8 @@ file order). The project's load path comes from its ``_CoqProject`` or dune theo
 
 ``--preset NAME`` (``prover/presets.py``): ``default`` (the plain prove), ``hammer`` (CoqHammer
 alone, ``search.hammer = "only"``), ``knn`` (the search with the k-NN tactic index,
-``search.knn_index``; exit 2 when the index is not installed). ``--timeout`` stays the budget.
+``search.knn_index``), ``lm`` (with the tactic language model, ``search.lm_model``), ``learned``
+(with both); exit 2 when the index or model is not installed. ``--timeout`` stays the budget.
 
 Exit codes: 0 proved (every chosen hole; soundness verdict accepted), 1 not proved within
 budget (also after Ctrl-C), 2 bad input, a file that does not compile as it is, or a missing
@@ -56,8 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, help="wall-clock budget in seconds")
     p.add_argument(
         "--preset",
-        choices=["default", "hammer", "knn"],
-        help="default: the plain prove; hammer: CoqHammer alone; knn: the search with the k-NN tactic index (prover-setup model tactics)",
+        choices=["default", "hammer", "knn", "lm", "learned"],
+        help="default: the plain prove; hammer: CoqHammer alone; knn: the search with the k-NN tactic index; lm: with the tactic "
+        "language model; learned: with both (prover-setup model tactics installs the index and the model)",
     )
     p.add_argument("--search-timeout", type=float, help="seconds for the built-in search on the whole theorem")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the lemma cache")

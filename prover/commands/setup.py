@@ -16,6 +16,13 @@
   beside it in ``steps/``). Idempotent: replayed files are kept, a second run replays only what is
   missing and rebuilds the index. The default bound (40 files, about 3,400 train steps, a 1 MB
   index) took 281 s on a 2-core machine shared with other jobs (``docs/data.md``).
+  Then the tactic language model of the ``lm`` and ``learned`` presets: the base model its card
+  names (``ensure_model``, SmolLM2 as for ``model smollm2``) and the LoRA adapter the repository
+  ships in ``rl/tactic_model/`` (``tactic-model.json`` and the adapter folder), copied into
+  ``~/.cache/agentic-prover/tactics/lm`` (``$PROVER_TACTIC_MODEL`` moves it) with a card naming the
+  installed base. A repository without ``rl/tactic_model/tactic-model.json`` ships no model: setup
+  says so, and ``lm``/``learned`` stay unavailable (not a failure: exit 0 when the index was built).
+  The folders are printed on stdout, the index's then the model's.
 
 Exit 0 on success, 1 when a step failed (the failing command is printed), 2 when the
 prerequisites are missing (no network, no apt-get).
@@ -159,6 +166,51 @@ def setup_tactics(limit_files: int = TACTICS_LIMIT_FILES) -> int:
         return 1
     print(f"k-NN tactic index ready in {time.monotonic() - t0:.0f} s; use it with `prove --preset knn`", file=sys.stderr)
     print(index)
+    return setup_tactic_model()
+
+
+TACTIC_MODEL_SOURCE = Path(__file__).resolve().parents[2] / "rl" / "tactic_model"
+"""The trained tactic model the repository ships: its card and LoRA adapter (``rl.tactic_sft`` writes them)."""
+
+
+def setup_tactic_model(source: Path | None = None) -> int:
+    """Install the tactic model of ``source`` (default ``TACTIC_MODEL_SOURCE``) at
+    ``prover.presets.default_tactic_model()``: its base model prepared, its adapter copied, its
+    card rewritten to name the base's folder and written last (a folder with a card is installed)."""
+    from ..models import BUNDLED, ModelSetupError, ensure_model
+    from ..presets import default_tactic_model
+    from ..search.lm_card import CARD_FILE, CardError, read_card, write_card
+
+    source = source or TACTIC_MODEL_SOURCE
+    try:
+        card = read_card(source)
+    except FileNotFoundError:
+        print(f"no trained tactic model in this repository (no {source / CARD_FILE}): the `lm` and `learned` presets "
+              "stay unavailable", file=sys.stderr)
+        return 0
+    except CardError as e:
+        print(f"prover-setup: {e}", file=sys.stderr)
+        return 1
+    adapter = card.adapter_path(source)
+    if adapter is not None and not (adapter / "adapter_config.json").is_file():
+        print(f"prover-setup: the tactic model's adapter is missing: no {adapter / 'adapter_config.json'}", file=sys.stderr)
+        return 1
+    try:
+        base = card.base if card.base in BUNDLED else str(source / card.base)  # a folder: relative to the card
+        folder = ensure_model(base, log=lambda line: print(line, file=sys.stderr, flush=True))
+    except ModelSetupError as e:
+        print(f"prover-setup: the tactic model's base model: {e}", file=sys.stderr)
+        return 1
+    dest = default_tactic_model()
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / CARD_FILE).unlink(missing_ok=True)  # not installed until the new card is written
+    if adapter is not None and card.adapter is not None:
+        target = dest / card.adapter
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(adapter, target)
+    write_card(dest, card.model_copy(update={"base": str(folder.resolve())}))
+    print(f"tactic language model installed (base {folder}); use it with `prove --preset lm` or `--preset learned`", file=sys.stderr)
+    print(dest)
     return 0
 
 

@@ -4,8 +4,9 @@
 texts seen, the closers that timed out (for the second pass), the counters and the budget
 clock; ``attempt``/``push``/``candidates`` are the search's steps. A search that restarts in a
 new session after a candidate killed the old one (``SessionLost``) carries over what it learnt
-by goal text (``before``). With a k-NN tactic source (``knn.py``) ``candidates`` puts its
-suggestions between the registry's closers and steps.
+by goal text (``before``). With a k-NN tactic source (``knn.py``) and/or a tactic language
+model (``lm_source.py``) ``candidates`` puts their proposals between the registry's closers and
+steps: the index's first, then the model's.
 """
 
 from __future__ import annotations
@@ -21,11 +22,16 @@ from lean_tools.types import ProofAssistantError, SessionCrashed, SessionOutOfMe
 from .goal import Candidate, Fact, ProblemContext, parse_goal, rocq_domain
 from .knn import KNN_TAG, KnnSource, normalise
 from .library import searched_candidates
+from .lm_source import LM_TAG, LmSource
 from .portfolio import Attempt, try_candidate
 from .table import ROCQ, TacticTable
 
 if TYPE_CHECKING:
     from .search import SearchBudget
+
+
+LM_MIN_LEFT = 1.0
+"""Budget seconds below which the tactic model is not asked about a new node."""
 
 
 @dataclass(order=True)
@@ -68,11 +74,13 @@ class SessionSearch:
     and the budget clock (``before``: the search whose session a candidate killed)."""
 
     def __init__(self, session, table: TacticTable, budget: SearchBudget, header: str, statement: str, language: str, on_attempt=None,
-                 before: SessionSearch | None = None, knn: KnnSource | None = None):
+                 before: SessionSearch | None = None, knn: KnnSource | None = None, lm: LmSource | None = None):
         self.on_attempt = on_attempt
         self.knn = knn
         """Tactics from the nearest-neighbour index (``knn.py``); None: off."""
-        self.knn0 = knn.seconds if knn is not None else 0.0
+        self.lm = lm
+        """Tactics from the tactic language model (``lm_source.py``); None: off."""
+        self.sources0 = self._source_seconds()
         self.ctx = ProblemContext.of(header, statement, language)
         self.s = session
         self.table = table
@@ -112,12 +120,15 @@ class SessionSearch:
         cpu = getattr(self.s, "cpu_seconds", None)
         return float(cpu) if isinstance(cpu, (int, float)) else None
 
+    def _source_seconds(self) -> float:
+        """Seconds the k-NN index and the tactic model have spent so far (in this whole search)."""
+        return (self.knn.seconds if self.knn is not None else 0.0) + (self.lm.seconds if self.lm is not None else 0.0)
+
     def used(self) -> float:
         """Budget seconds spent so far (CPU or wall, per ``budget.clock``)."""
         cpu = self._cpu()
-        if cpu is not None and self.cpu0 is not None:  # the k-NN's Python time is not in the session's CPU
-            knn = self.knn.seconds - self.knn0 if self.knn is not None else 0.0
-            return self.spent + cpu - self.cpu0 + knn
+        if cpu is not None and self.cpu0 is not None:  # the sources' Python time is not in the session's CPU
+            return self.spent + cpu - self.cpu0 + self._source_seconds() - self.sources0
         return time.monotonic() - self.t0
 
     def left(self) -> float:
@@ -174,6 +185,8 @@ class SessionSearch:
         self.session_seconds += att.seconds
         if cand.tag == KNN_TAG and self.knn is not None:
             self.knn.tried += 1
+        if cand.tag == LM_TAG and self.lm is not None:
+            self.lm.tried += 1
         if self.on_attempt is not None:
             self.on_attempt(att)
         return att
@@ -231,7 +244,11 @@ class SessionSearch:
         elif self.budget.root_timeout_scale != 1.0:
             scale = self.budget.root_timeout_scale
             closers = [c.model_copy(update={"timeout": c.timeout * scale}) for c in closers]
-        if self.knn is None:
+        if self.knn is None and self.lm is None:
             return closers + steps
         taken = {normalise(c.tactic) for c in (*closers, *steps)}
-        return closers + self.knn.candidates(node.goals[0], len(node.goals) - 1, taken) + steps
+        goal, others = node.goals[0], len(node.goals) - 1
+        knn = self.knn.candidates(goal, others, taken) if self.knn is not None else []
+        # a model call takes about a second: not started on a budget that is all but spent
+        lm = self.lm.candidates(goal, others, taken) if self.lm is not None and self.left() >= LM_MIN_LEFT else []
+        return closers + knn + lm + steps

@@ -6,7 +6,9 @@ timeout), then its steps; every tactic that changes the goals makes a child node
 priority is the parent's plus the candidate's prior cost plus a small penalty per open goal.
 Failing (goal, tactic) pairs are cached; states whose goal text was seen are dropped.
 With ``SearchBudget.knn_index`` set, a nearest-neighbour index over library proofs (``knn.py``)
-adds up to ``knn_k`` tactics per node, tried after the closers and before the steps.
+adds up to ``knn_k`` tactics per node, tried after the closers and before the steps; with
+``SearchBudget.lm_model`` set, a tactic language model (``lm_source.py``) adds up to ``lm_k`` more,
+after the index's (on at most ``lm_max_calls`` goals per search).
 When the queue is empty (or the expansion cap is hit) with budget left, a second pass retries
 the closers that timed out, with ``retry_factor`` times their timeout, cheapest node first.
 The first tactic-mode proof is re-checked by a fresh whole-file checker (``coqc``) before it
@@ -43,6 +45,7 @@ from .frontier import Node, SessionLost, SessionSearch, goal_key
 from .goal import Candidate
 from .hammer import TACTICS_IMPORT, HammerSettings
 from .knn import KNN_TAG, KnnSource, KnnUnavailable, load_index
+from .lm_source import DEFAULT_MAX_CALLS, LM_TAG, LmSource, LmUnavailable, load_model
 from .portfolio import Attempt, hammer_candidate
 from .table import ROCQ, TacticTable, get_table, lean_statement
 
@@ -103,6 +106,18 @@ class SearchBudget(BaseModel):
     """Suggestions asked of the index per node (fewer are tried after the filters of ``knn.py``)."""
     knn_timeout: float = 1.0
     """Timeout of one suggested tactic (whole seconds in Rocq)."""
+    lm_model: str | None = None
+    """Folder of a tactic language model (``lm_card.TacticModelCard``; ``prover-setup model tactics``
+    installs one): its proposals for each expanded node's first goal are tried as ``step``
+    candidates after the registry's closers and the k-NN suggestions (``lm_source.py``). None: off.
+    Rocq only. A model that cannot be loaded ends the search with a ``NotInstalled`` reason naming
+    the command that installs it."""
+    lm_k: int = Field(8, ge=1)
+    """Beams of one model call (the distinct tactics among them are proposed)."""
+    lm_timeout: float = 1.0
+    """Timeout of one proposed tactic (whole seconds in Rocq)."""
+    lm_max_calls: int = Field(DEFAULT_MAX_CALLS, ge=0)
+    """Goals the model is asked about per search (a call costs about a second on two CPU cores)."""
 
 
 class SearchResult(BaseModel):
@@ -128,6 +143,18 @@ class SearchResult(BaseModel):
     """k-NN suggestions run as attempts."""
     knn_proved: bool = False
     """A k-NN suggestion is on the proof's path (``tags`` holds ``knn``)."""
+    lm_seconds: float = 0.0
+    """Seconds spent asking the tactic model (charged to the budget and counted in ``checker_seconds``)."""
+    lm_load_seconds: float = 0.0
+    """Seconds this search spent loading the tactic model (not charged; 0 once the process holds it)."""
+    lm_calls: int = 0
+    """Goals the tactic model was asked about."""
+    lm_tokens: int = 0
+    """Tokens of the proposals the model returned."""
+    lm_tried: int = 0
+    """Model proposals run as attempts."""
+    lm_proved: bool = False
+    """A model proposal is on the proof's path (``tags`` holds ``lm``)."""
 
 
 def render_file(header: str, statement_code: str, proof: str, language: str) -> str:
@@ -202,6 +229,8 @@ class _Run:
     search: SessionSearch | None = None
     knn: KnnSource | None = None
     """The k-NN tactic source (``SearchBudget.knn_index``), shared by the sessions of the run."""
+    lm: LmSource | None = None
+    """The tactic model source (``SearchBudget.lm_model``), shared by the sessions of the run."""
     tree: _TreeClock = field(default_factory=_TreeClock)
     lost: list[str] = field(default_factory=list)
     """The sessions lost to candidates: the error and the candidate, for the reason."""
@@ -224,6 +253,7 @@ class _Run:
         if (cpu := self.tree.seconds()) is not None:
             searched = cpu  # coqtop and the ATPs/csdp it ran, timed-out requests included
         knn = self.knn.seconds if self.knn is not None else 0.0
+        lm = self.lm.seconds if self.lm is not None else 0.0
         return SearchResult(
             proved=proved,
             proof=proof,
@@ -231,12 +261,13 @@ class _Run:
             tags=tags,
             attempts=search.attempts if search else 0,
             expansions=search.expansions + search.expansions_before if search else 0,
-            checker_seconds=searched + self.recheck_seconds + knn,
+            checker_seconds=searched + self.recheck_seconds + knn + lm,
             wall_seconds=time.monotonic() - self.t_start,
             rejected=self.rejected,
             knn_seconds=round(knn, 4),
             knn_tried=self.knn.tried if self.knn is not None else 0,
             knn_proved=KNN_TAG in tags,
+            **_lm_report(self.lm, tags),
         )
 
     def finish(self, node: Node, cand: Candidate, att: Attempt | None = None) -> SearchResult | None:
@@ -253,6 +284,14 @@ class _Run:
             return self.result(True, "proved", proof, tags)
         self.rejected += 1
         return None
+
+
+def _lm_report(lm: LmSource | None, tags: tuple[str, ...]) -> dict[str, Any]:
+    """The ``SearchResult`` fields of the tactic model source (none without one)."""
+    if lm is None:
+        return {}
+    return {"lm_seconds": round(lm.seconds, 4), "lm_load_seconds": round(lm.load_seconds, 4), "lm_calls": lm.calls,
+            "lm_tokens": lm.tokens, "lm_tried": lm.tried, "lm_proved": LM_TAG in tags}
 
 
 def prove_goal(
@@ -289,6 +328,14 @@ def prove_goal(
             run.knn = KnnSource(load_index(budget.knn_index), k=budget.knn_k, timeout=budget.knn_timeout)
         except KnnUnavailable as e:
             return run.result(False, f"NotInstalled: {e}")
+    if budget.lm_model is not None and language == "rocq":
+        t_load = time.monotonic()
+        try:
+            model = load_model(budget.lm_model)
+        except LmUnavailable as e:
+            return run.result(False, f"NotInstalled: {e}")
+        run.lm = LmSource(model, k=budget.lm_k, timeout=budget.lm_timeout, max_calls=budget.lm_max_calls,
+                          load_seconds=time.monotonic() - t_load)
     while True:
         try:
             res = _one_session(run)
@@ -347,7 +394,7 @@ def _open_root(run: _Run, s) -> Node | SearchResult:
     if not holes:
         return run.result(False, "statement opened no proof")
     search = SessionSearch(s, table, run.budget, run.header, run.statement_code, run.language, run.on_attempt, before=run.search,
-                           knn=run.knn)
+                           knn=run.knn, lm=run.lm)
     run.search = search
     root = Node(0.0, next(search.seq), holes[0].state, tuple(out.goals) or (holes[0].goal,), (), (), 0)
     for tac in table.intro:

@@ -1,0 +1,271 @@
+"""Tactics proposed by a tactic language model, as search candidates (the k-NN source's twin).
+
+``SearchBudget.lm_model`` names a saved tactic model folder (``lm_card.TacticModelCard`` in
+``tactic-model.json``: a base causal LM and, usually, a LoRA adapter trained by ``rl.tactic_sft``;
+``prover-setup model tactics`` installs one). ``load_model`` loads it once per process (cached by
+resolved path; a model replaced while the process runs is not reloaded). For each expanded node
+``LmSource`` asks the model for ``lm_k`` tactics on the node's first goal, with the prompt of
+``lm_prompt.tactic_prompt`` (the one the trainer taught), and turns them into ``step`` candidates
+tagged ``lm`` with a short timeout, exactly as ``knn.KnnSource`` does with the index's.
+
+Order (``SessionSearch.candidates``): the registry's closers, the k-NN suggestions, the model's,
+then the registry's steps; a tactic proposed by an earlier source is not proposed again. The
+model's proposals keep its order (highest sequence log-probability first).
+
+Filters, as in ``knn.py``: the completion must be one sentence ending in a period
+(``lm_prompt.parse_completion``); a tactic equal (whitespace-normalised, final period dropped) to
+a registry candidate, a k-NN suggestion or an earlier proposal is dropped; one naming a hypothesis
+absent from the goal is skipped (``knn.names_absent_hypothesis``); ``admit``/``give_up`` and
+``...``-terminated tactics are never proposed.
+
+Cost: a model call is a beam search of ``k`` beams; with SmolLM2-135M on two shared CPU cores it
+takes on the order of a second, much more than an index lookup. Its wall time is charged to the
+search's budget (``SessionSearch.used``) and reported (``SearchResult.lm_seconds``), and at most
+``max_calls`` goals are asked per search (``DEFAULT_MAX_CALLS``); loading the model is paid once per
+process, outside any budget, and reported apart (``SearchResult.lm_load_seconds``). Rocq only.
+
+Not covered: sampling (the proposals are the beams), batching several goals in one call, GPUs
+(the model runs where torch puts it by default: the CPU).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..presets import KNN_SETUP
+from .goal import Candidate
+from .knn import _REFUSED, names_absent_hypothesis, normalise
+from .lm_card import CardError, TacticModelCard, read_card
+from .lm_prompt import parse_completion, tactic_prompt
+
+LM_TAG = "lm"
+"""The tag of every model candidate (``SearchResult.tags`` holds it when one is on the proof path)."""
+LM_COST = 1.5
+"""Prior cost of a model step's child: as a k-NN step's, above a registry step's usual 1.0 (the
+registry chose its tactic for the goal's shape; the model guessed it)."""
+DEFAULT_MAX_CALLS = 12
+"""Model calls per search. The default search gets 5 s of coqtop CPU per problem and a call costs
+about a second on two cores, so an unbounded source would spend the whole budget on model calls
+of the first nodes; twelve calls cover the root and the first children of a search with a longer
+budget while leaving the registry most of it."""
+THREADS_ENV = "PROVER_TACTIC_THREADS"
+"""Torch threads of the process when the model is first loaded (``torch.set_num_threads``): 1 when
+unset, ``0`` leaves torch's own choice (one per core). One thread, because the search shares the
+cores with coqtop and with other workers: with the cores busy, torch's threads wait on each other
+and a call with two threads was measured more than ten times slower than with one."""
+
+
+class LmUnavailable(Exception):
+    """The tactic model cannot be loaded; the message names the command that installs it."""
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """One tactic a model proposes for a goal."""
+
+    tactic: str
+    """The tactic sentence (``lm_prompt.parse_completion`` of the completion: one line, final period)."""
+    logprob: float
+    """Sum of the completion's token log-probabilities (its newline or end token included)."""
+    tokens: int
+    """Tokens the model generated for this completion, up to and including the one that ended it."""
+
+
+class TacticModel(Protocol):
+    """What ``LmSource`` asks: up to ``k`` distinct tactics for a prompt, best first."""
+
+    def propose(self, prompt: str, k: int) -> list[Proposal]: ...
+
+
+@dataclass(frozen=True)
+class Completion:
+    """A raw completion of one beam: its text (the newline kept), log-probability and tokens."""
+
+    text: str
+    logprob: float
+    tokens: int
+
+
+def proposals(completions: list[Completion]) -> list[Proposal]:
+    """The completions that parse as one tactic sentence, deduplicated (the best log-probability
+    of a tactic kept), highest log-probability first."""
+    best: dict[str, Proposal] = {}
+    for c in completions:
+        tac = parse_completion(c.text)
+        if tac is not None and (tac not in best or c.logprob > best[tac].logprob):
+            best[tac] = Proposal(tac, c.logprob, c.tokens)
+    return sorted(best.values(), key=lambda p: -p.logprob)
+
+
+@dataclass
+class TransformersTacticModel:
+    """A tactic model run in process with ``transformers`` (the base model with its LoRA adapter
+    merged into it), on the CPU in float32. Build it with ``load`` (or ``load_model``, cached)."""
+
+    model: Any
+    tokenizer: Any
+    card: TacticModelCard
+    stop_ids: tuple[int, ...]
+    """Token ids that end a completion: every token whose text holds a newline, and the end token."""
+
+    @classmethod
+    def load(cls, folder: str | Path) -> TransformersTacticModel:
+        """Load the model saved in ``folder`` (its ``tactic-model.json``). Raises ``FileNotFoundError``
+        without a card, ``CardError`` for a bad one, ``LmUnavailable`` when the base or adapter is
+        missing or does not load."""
+        folder = Path(folder)
+        card = read_card(folder)
+        base = _base_folder(card, folder)
+        adapter = card.adapter_path(folder)
+        if adapter is not None and not (adapter / "adapter_config.json").is_file():
+            raise LmUnavailable(f"the tactic model's adapter is missing: no {adapter / 'adapter_config.json'}; run `{KNN_SETUP}` again")
+        import torch  # heavy: only when a model is used
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        threads = os.environ.get(THREADS_ENV) or "1"
+        if not threads.isdigit():
+            raise LmUnavailable(f"{THREADS_ENV}={threads!r} is not a number of threads")
+        if int(threads) > 0:
+            torch.set_num_threads(int(threads))
+        try:
+            tokenizer = AutoTokenizer.from_pretrained(base)
+            model = AutoModelForCausalLM.from_pretrained(base, dtype=torch.float32)
+            if adapter is not None:
+                from peft import PeftModel
+
+                model = PeftModel.from_pretrained(model, str(adapter)).merge_and_unload()
+        except (OSError, ValueError) as e:  # missing or foreign weights, a tokenizer that does not load
+            raise LmUnavailable(f"the tactic model in {folder} does not load ({' '.join(str(e).split())[:200]})") from None
+        model.eval()
+        vocab = tokenizer.get_vocab()
+        stop = {i for tok, i in vocab.items() if "\n" in tokenizer.convert_tokens_to_string([tok])}
+        if tokenizer.eos_token_id is not None:
+            stop.add(int(tokenizer.eos_token_id))
+        return cls(model, tokenizer, card, tuple(sorted(stop)))
+
+    def complete(self, prompt: str, k: int) -> list[Completion]:
+        """``k`` beams of a beam search on ``prompt`` (length penalty 0: a beam's score is the sum
+        of its tokens' log-probabilities), each ended by its first stop token or by
+        ``card.max_new_tokens``; best first."""
+        import torch
+
+        enc = self.tokenizer(prompt, return_tensors="pt")
+        width = enc["input_ids"].shape[1]
+        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else self.stop_ids[0]
+        with torch.inference_mode():
+            out = self.model.generate(
+                **enc, do_sample=False, num_beams=k, num_return_sequences=k, max_new_tokens=self.card.max_new_tokens,
+                early_stopping=True, length_penalty=0.0, output_scores=True, return_dict_in_generate=True,
+                eos_token_id=list(self.stop_ids), pad_token_id=pad,
+            )
+        stops = set(self.stop_ids)
+        completions = []
+        for seq, score in zip(out.sequences, out.sequences_scores, strict=True):
+            ids = [int(t) for t in seq[width:]]
+            end = next((i + 1 for i, t in enumerate(ids) if t in stops), len(ids))
+            completions.append(Completion(self.tokenizer.decode(ids[:end], skip_special_tokens=True), float(score), end))
+        return sorted(completions, key=lambda c: -c.logprob)
+
+    def propose(self, prompt: str, k: int) -> list[Proposal]:
+        """Up to ``k`` distinct tactics from ``complete`` (``proposals``)."""
+        return proposals(self.complete(prompt, k))
+
+
+def _base_folder(card: TacticModelCard, folder: Path) -> Path:
+    """The base model's folder: a bundled name prepared by ``prover.models.ensure_model`` (without
+    installing a package), else a folder relative to the card's."""
+    from ..models import BUNDLED, ModelSetupError, ensure_model
+
+    if card.base in BUNDLED:
+        try:
+            return ensure_model(card.base, install=False, log=lambda _line: None)
+        except ModelSetupError as e:
+            raise LmUnavailable(f"the tactic model's base {card.base!r} is not prepared ({e}): run `{KNN_SETUP}`") from None
+    base = (folder / card.base).expanduser()
+    if not (base / "config.json").is_file():
+        raise LmUnavailable(f"the tactic model's base model is missing: no {base / 'config.json'}; run `{KNN_SETUP}` again")
+    return base
+
+
+_LOADED: dict[Path, TransformersTacticModel] = {}
+
+
+def load_model(path: str) -> TransformersTacticModel:
+    """The tactic model saved in folder ``path``, loaded once per process (``LmUnavailable`` when
+    it is not installed or does not load)."""
+    key = Path(path).expanduser().resolve()
+    if key not in _LOADED:
+        try:
+            _LOADED[key] = TransformersTacticModel.load(key)
+        except FileNotFoundError:
+            raise LmUnavailable(f"the tactic language model is not installed at {key}: run `{KNN_SETUP}`") from None
+        except CardError as e:
+            raise LmUnavailable(f"{e}: run `{KNN_SETUP}` again") from None
+        except ImportError as e:
+            raise LmUnavailable(f"the tactic model needs torch, transformers and peft (`pip install .[torch]`): {e}") from None
+    return _LOADED[key]
+
+
+@dataclass
+class LmSource:
+    """The tactic model of one search, with what it cost and proposed so far (shared by the
+    sessions of one ``prove_goal`` call, so a restart after a lost session keeps the counts)."""
+
+    model: TacticModel
+    k: int = 8
+    timeout: float = 1.0
+    max_calls: int = DEFAULT_MAX_CALLS
+    """Goals the model is asked about in this search; once spent, new goals get no proposals."""
+    seconds: float = 0.0
+    """Wall seconds spent in the model and the filters (charged to the budget)."""
+    load_seconds: float = 0.0
+    """Seconds this search spent loading the model (0 when an earlier search in the process did)."""
+    calls: int = 0
+    tokens: int = 0
+    """Tokens of the proposals the model returned (``Proposal.tokens`` summed)."""
+    tried: int = 0
+    """Proposals run as attempts (``SessionSearch.run`` counts them)."""
+    skipped: int = 0
+    """Proposals skipped for naming a hypothesis absent from the goal."""
+    _asked: dict[tuple[str, int], list[str]] = field(default_factory=dict)
+
+    def candidates(self, goal_text: str, others: int, taken: set[str]) -> list[Candidate]:
+        """Step candidates for the first goal ``goal_text`` (``others``: how many more goals are
+        focused), without the tactics in ``taken`` (normalised tactics of the node's earlier
+        candidates; the ones returned are added to it)."""
+        t0 = time.monotonic()
+        try:
+            out: list[Candidate] = []
+            for tac in self._tactics(goal_text, others):
+                if tac in taken:
+                    continue
+                taken.add(tac)
+                if names_absent_hypothesis(tac, goal_text):
+                    self.skipped += 1
+                    continue
+                out.append(Candidate(tactic=tac, kind="step", timeout=self.timeout, cost=LM_COST, tag=LM_TAG))
+            return out
+        finally:
+            self.seconds += time.monotonic() - t0
+
+    def _tactics(self, goal_text: str, others: int) -> list[str]:
+        """The model's distinct usable tactics for the goal, best first (asked once per goal, and
+        not at all once ``max_calls`` goals were asked)."""
+        key = (goal_text, others)
+        if key not in self._asked:
+            if self.calls >= self.max_calls:
+                return []
+            self.calls += 1
+            found = self.model.propose(tactic_prompt(goal_text, others), self.k)
+            self.tokens += sum(p.tokens for p in found)
+            seen: list[str] = []
+            for p in found:
+                tac = normalise(p.tactic)
+                if tac and not tac.endswith(".") and not _REFUSED.search(tac) and tac not in seen:
+                    seen.append(tac)
+            self._asked[key] = seen
+        return self._asked[key]
