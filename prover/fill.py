@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from lean_tools.rocq.holes import Hole, closers, fill, find_holes, insert_requires, requires_point
+from lean_tools.rocq.holes import Hole, after_requires, closers, fill, find_holes, insert_requires, requires_point
 from lean_tools.rocq.project import RocqProject, activate
 
 from .config import ProverConfig
@@ -229,13 +229,13 @@ def splice(
 
 def _with_requires(text: str, write: Callable[[str], str], requires: Sequence[str], state: Requires, error: str) -> tuple[str | None, str]:
     """The filled file with the fewest of the search's ``Require`` lines that make it compile."""
-    at = state.point + sum(len(line) + 1 for line in state.added)
+    at = after_requires(state.point, state.added)
     chosen: list[str] = []
     for k, sentence in enumerate(requires):
         rest = list(requires[k + 1 :])
         for option in [*_single_modules(sentence), sentence]:
             if option in state.added or option in chosen:
-                break
+                continue  # in the file already and not enough
             trial = write(insert_requires(text, [*chosen, option, *rest], at))
             if _compiles(trial) is None:
                 chosen.append(option)

@@ -292,3 +292,10 @@ def insert_requires(text: str, lines: Sequence[str], point: int) -> str:
     if point == 0:
         return block.lstrip("\n") + "\n" + text
     return text[:point] + block + text[point:]
+
+
+def after_requires(point: int, added: Sequence[str]) -> int:
+    """Where the next line goes once ``added`` were inserted at ``point``: after them, so that
+    inserting one line at a time gives the text ``insert_requires`` gives for all at once (at the
+    top of a file the first line is written as "line\\n", the others as "\\nline")."""
+    return point + sum(len(line) + 1 for line in added) - (1 if point == 0 and added else 0)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lean_tools.rocq.holes import fill, find_holes, insert_requires, requires_point
+from lean_tools.rocq.holes import after_requires, fill, find_holes, insert_requires, requires_point
 from prover.fill_admit import AdmitGoal, Hyp, probe_text, read_probe, statement
 from prover.fill_verdict import allowed_require, judge, screen_bodies, split_bodies
 from prover.records import HoleResult
@@ -119,6 +119,19 @@ def test_an_added_require_goes_after_the_last_top_level_require_before_the_first
     assert out == bare.replace("*)\nLemma", "*)\nFrom Coq Require Import Lia.\nLemma")
     alone = "Lemma a : True. Admitted."
     assert insert_requires(alone, ["X."], requires_point(alone)) == "X.\n" + alone
+
+
+@pytest.mark.parametrize(
+    "text", ["(* c *)\nLemma a : True. Admitted.\n", "Lemma a : True. Admitted.\n", "Require Import Arith.\nLemma a : True.\nAdmitted.\n"]
+)
+def test_lines_added_one_at_a_time_read_as_added_at_once(text):
+    point = requires_point(text)
+    one = insert_requires(text, ["From Coq Require Import Lia."], point)
+    two = insert_requires(one, ["From Hammer Require Import Tactics."], after_requires(point, ["From Coq Require Import Lia."]))
+    assert two == insert_requires(text, ["From Coq Require Import Lia.", "From Hammer Require Import Tactics."], point)
+    assert two.endswith(
+        "From Coq Require Import Lia.\nFrom Hammer Require Import Tactics.\nLemma a : True" + text.split("Lemma a : True", 1)[1]
+    )
 
 
 def test_only_the_searchs_own_libraries_may_be_added():
