@@ -1,0 +1,178 @@
+"""The tactic model source in the search (``prover/search/lm_source.py``) driven by a strict fake
+model: the prompt it is asked with, its filters and cache, the call bound, the time charged, the
+candidate order, a real-Rocq search only the model's tactic finishes, and a missing model."""
+
+import time
+from dataclasses import dataclass, field
+
+import pytest
+
+from lean_tools.rocq.session import RocqSession
+from prover.search import SearchBudget, prove_goal
+from prover.search.frontier import Node, SessionSearch
+from prover.search.knn import KnnSource
+from prover.search.lm_card import TacticModelCard, write_card
+from prover.search.lm_prompt import tactic_prompt
+from prover.search.lm_source import Completion, LmSource, LmUnavailable, Proposal, load_model, proposals
+from prover.search.table import ROCQ
+
+HEADER = "Require Import List."
+STATEMENT = "Theorem nodup_seq : NoDup (seq 3 40)."
+"""No family proposes ``seq_NoDup`` (``tests/search/test_knn.py`` shows the search without it fails)."""
+ROOT = "  ============================\n  NoDup (seq 3 40)"
+ANSWER = [  # what the fake model writes for the root goal, in its own (log-probability) order
+    Proposal("lia.", -0.4, 3),  # the registry proposes it: dropped
+    Proposal("exact H0.", -0.9, 4),  # no H0 in the goal: skipped
+    Proposal("admit.", -1.0, 3),  # never proposed
+    Proposal("auto...", -1.1, 3),  # ``Proof with`` shorthand: never proposed
+    Proposal("apply   seq_NoDup.", -1.3, 6),
+    Proposal("apply seq_NoDup.", -1.8, 5),  # the same tactic once normalised
+]
+
+
+@dataclass
+class StrictModel:
+    """A ``TacticModel`` that answers only the prompts ``lm_prompt.tactic_prompt`` makes of the goals
+    it was given; any other prompt, or another ``k``, fails the test."""
+
+    answers: dict[tuple[str, int], list[Proposal]]
+    """(goal text as Rocq prints it, other goals) -> the proposals returned."""
+    k: int = 8
+    delay: float = 0.0
+    prompts: list[str] = field(default_factory=list)
+
+    def propose(self, prompt: str, k: int) -> list[Proposal]:
+        self.prompts.append(prompt)
+        known = {tactic_prompt(goal, others): found for (goal, others), found in self.answers.items()}
+        assert prompt in known, f"a prompt the trained format does not make: {prompt!r}"
+        assert k == self.k
+        time.sleep(self.delay)
+        return known[prompt]
+
+
+def test_completions_become_distinct_parsed_proposals_best_first():
+    out = proposals([
+        Completion(" lia.\n", -2.0, 3),
+        Completion("\n", -0.1, 1),  # empty line: no tactic
+        Completion(" intros n\n", -0.5, 3),  # no final period: not one sentence
+        Completion(" auto.\n", -1.5, 3),
+        Completion(" lia.\n", -0.7, 3),  # a better beam for the same tactic
+    ])
+    assert out == [Proposal("lia.", -0.7, 3), Proposal("auto.", -1.5, 3)]
+
+
+def test_source_asks_with_the_trained_prompt_filters_and_caches():
+    model = StrictModel({(ROOT, 0): ANSWER})
+    src = LmSource(model, k=8, timeout=1.0)
+    taken = {"lia"}
+    cands = src.candidates(ROOT, 0, taken)
+    assert model.prompts == [tactic_prompt(ROOT, 0)]
+    assert [c.tactic for c in cands] == ["apply seq_NoDup"]
+    assert {(c.kind, c.tag, c.timeout, c.cost) for c in cands} == {("step", "lm", 1.0, 1.5)}
+    assert src.calls == 1 and src.tokens == sum(p.tokens for p in ANSWER) and src.skipped == 1 and src.seconds > 0
+    assert "apply seq_NoDup" in taken and "exact H0" in taken
+    again = src.candidates(ROOT, 0, {"lia"})
+    assert [c.tactic for c in again] == ["apply seq_NoDup"] and src.calls == 1 and len(model.prompts) == 1
+    assert [c.tactic for c in src.candidates(ROOT, 0, {"apply seq_NoDup"})] == ["lia"]  # an earlier source had it
+
+
+def test_the_call_bound_stops_new_goals_but_not_cached_ones():
+    other = "  n : nat\n  ============================\n  n + 0 = n"
+    model = StrictModel({(ROOT, 0): ANSWER, (other, 0): [Proposal("lia.", -0.1, 3)]})
+    src = LmSource(model, max_calls=1)
+    assert len(src.candidates(ROOT, 0, set())) == 2  # lia, apply seq_NoDup; exact H0 skipped
+    assert src.candidates(other, 0, set()) == [] and len(model.prompts) == 1
+    assert len(src.candidates(ROOT, 0, set())) == 2 and src.calls == 1
+    assert LmSource(StrictModel({}), max_calls=0).candidates(ROOT, 0, set()) == []
+
+
+def test_other_goals_are_in_the_prompt():
+    model = StrictModel({(ROOT, 2): [Proposal("constructor.", -0.2, 3)]})
+    assert [c.tactic for c in LmSource(model).candidates(ROOT, 2, set())] == ["constructor"]
+    assert model.prompts[0].endswith("(+2 other goals)\nNext tactic:")
+
+
+@dataclass
+class _Suggestion:
+    tactic: str
+
+
+class _Index:
+    """A stand-in for ``KnnIndex``: a fixed list of suggestions."""
+
+    def suggest(self, goal_text: str, k: int, others: int = 0) -> list[_Suggestion]:
+        return [_Suggestion("apply seq_NoDup."), _Suggestion("apply NoDup_cons.")]
+
+
+def test_model_proposals_sit_after_the_knn_ones_and_before_the_steps():
+    node = Node(0.0, 0, 1, (ROOT,), (), (), 1)
+    plain = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq")
+    base = plain.candidates(node)
+    closers = [c for c in base if c.kind == "close"]
+    steps = base[len(closers):]
+    lm = LmSource(StrictModel({(ROOT, 0): ANSWER}))
+    on = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", lm=lm).candidates(node)
+    assert on == closers + [c for c in on if c.tag == "lm"] + steps
+    assert [c.tactic for c in on if c.tag == "lm"] == ["apply seq_NoDup"]
+    both = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", knn=KnnSource(_Index()),  # type: ignore[arg-type]
+                         lm=LmSource(StrictModel({(ROOT, 0): ANSWER}))).candidates(node)
+    assert [c.tag for c in both if c.tag in ("knn", "lm")] == ["knn", "knn"]  # the model's only tactic came from the index
+
+
+class _CpuSession:
+    """A session whose CPU clock never moves: what the budget charges is the sources' time."""
+
+    cpu_seconds = 0.0
+
+
+def test_model_time_is_charged_to_the_budget_and_a_spent_budget_asks_nothing():
+    budget = SearchBudget(clock="cpu", seconds=5.0)
+    model = StrictModel({(ROOT, 0): ANSWER}, delay=0.3)
+    search = SessionSearch(_CpuSession(), ROCQ, budget, HEADER, STATEMENT, "rocq", lm=LmSource(model))
+    assert search.used() < 0.1
+    search.candidates(Node(0.0, 0, 1, (ROOT,), (), (), 0))
+    assert search.used() >= 0.3 and search.lm is not None and search.lm.seconds >= 0.3
+    tight = SessionSearch(_CpuSession(), ROCQ, budget.model_copy(update={"seconds": 0.5}), HEADER, STATEMENT, "rocq",
+                          lm=LmSource(StrictModel({})))
+    assert [c for c in tight.candidates(Node(0.0, 0, 1, (ROOT,), (), (), 0)) if c.tag == "lm"] == []
+
+
+def test_a_missing_or_broken_model_is_an_error_naming_the_setup_command(tmp_path):
+    with pytest.raises(LmUnavailable, match=r"not installed.*prover-setup model tactics"):
+        load_model(str(tmp_path / "none"))
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "tactic-model.json").write_text('{"adapter": 3}', encoding="utf-8")
+    with pytest.raises(LmUnavailable, match="not a tactic model card"):
+        load_model(str(tmp_path / "bad"))
+    write_card(tmp_path / "nobase", TacticModelCard(base="weights"))
+    with pytest.raises(LmUnavailable, match="base model is missing"):
+        load_model(str(tmp_path / "nobase"))
+    (tmp_path / "noadapter" / "weights").mkdir(parents=True)
+    (tmp_path / "noadapter" / "weights" / "config.json").write_text("{}", encoding="utf-8")
+    write_card(tmp_path / "noadapter", TacticModelCard(base="weights", adapter="adapter"))
+    with pytest.raises(LmUnavailable, match="adapter is missing"):
+        load_model(str(tmp_path / "noadapter"))
+
+    def no_session(header):
+        raise AssertionError("no session opens without the model")
+
+    res = prove_goal(no_session, HEADER, STATEMENT, "rocq", SearchBudget(lm_model=str(tmp_path / "none")))
+    assert not res.proved and res.reason.startswith("NotInstalled: ") and "prover-setup model tactics" in res.reason
+
+
+@pytest.mark.rocq
+def test_a_tactic_only_the_model_proposes_proves_the_goal(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # psatz writes .csdp.cache into coqtop's working directory
+    model = StrictModel({(ROOT, 0): ANSWER}, delay=0.2)
+    monkeypatch.setattr("prover.search.search.load_model", lambda path: model)
+    seen: list[tuple[str, str]] = []
+    budget = SearchBudget(seconds=30, max_expansions=1, hammer="off", retry_factor=0, lm_model="fake")
+    res = prove_goal(lambda h: RocqSession(h, extra_args=("-w", "-all")), HEADER, STATEMENT, "rocq", budget,
+                     on_attempt=lambda a: seen.append((a.tactic, a.tag)))
+    assert res.proved, res.reason
+    assert res.tags[-1] == "lm" and res.lm_proved and res.proof is not None and "apply seq_NoDup." in res.proof
+    assert model.prompts == [tactic_prompt(ROOT, 0)] and res.lm_calls == 1
+    assert res.lm_tried == sum(tag == "lm" for _, tag in seen) >= 1
+    assert not any("seq_NoDup" in tac for tac, tag in seen if tag != "lm")
+    assert res.lm_seconds >= 0.2 and res.checker_seconds >= res.lm_seconds and res.lm_tokens == sum(p.tokens for p in ANSWER)
+    assert res.knn_tried == 0 and not res.knn_proved
