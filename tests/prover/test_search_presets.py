@@ -69,6 +69,7 @@ def test_setup_tactics_builds_then_moves_the_index_and_runs_again(no_index, monk
 
     monkeypatch.setattr(setup, "_run", fake_run)
     monkeypatch.setattr(setup.shutil, "which", lambda name: "/usr/bin/" + name)
+    monkeypatch.setattr(setup, "TACTIC_MODEL_SOURCE", no_index.parent / "no-model")  # the model part: tests/prover/test_lm_presets.py
     for _ in range(2):
         assert setup.main(["model", "tactics", "--limit-files", "3"]) == 0
     data = str(no_index.parent / "steps")
