@@ -233,12 +233,12 @@ def _with_requires(text: str, write: Callable[[str], str], requires: Sequence[st
     chosen: list[str] = []
     for k, sentence in enumerate(requires):
         rest = list(requires[k + 1 :])
-        for option in [*_single_modules(sentence), sentence]:
-            if option in state.added or option in chosen:
-                continue  # in the file already and not enough
-            trial = write(insert_requires(text, [*chosen, option, *rest], at))
+        for option in ["", *_single_modules(sentence), sentence]:  # "": this sentence is not needed
+            if (option and (option in state.added or option in chosen)) or not (option or chosen or rest):
+                continue  # in the file already and not enough; or nothing at all, which failed
+            trial = write(insert_requires(text, [*chosen, *([option] if option else []), *rest], at))
             if _compiles(trial) is None:
-                chosen.append(option)
+                chosen += [option] if option else []
                 break
         else:
             return None, f"the proof does not compile even with {' '.join(requires)!r}: {error}"
@@ -293,6 +293,10 @@ def fill_file(req: FillRequest, *, on_hole: Callable[[HoleResult], None] | None 
 
     holes = find_holes(req.text)
     chosen = choose(holes, req.theorems)
+    allowed = req.config.prover.allowed_requires
+    if req.allow_require and "Hammer.Tactics" not in allowed:  # the search's hammer and hauto steps need it
+        prover = req.config.prover.model_copy(update={"allowed_requires": (*allowed, "Hammer.Tactics")})
+        req = req.model_copy(update={"config": req.config.model_copy(update={"prover": prover})})
     deadline = time.monotonic() + req.config.budget.wall_s
     text = req.text
     state = Requires(allow=req.allow_require, point=requires_point(req.text))
