@@ -30,10 +30,6 @@ if TYPE_CHECKING:
     from .search import SearchBudget
 
 
-LM_MIN_LEFT = 1.0
-"""Budget seconds below which the tactic model is not asked about a new node."""
-
-
 @dataclass(order=True)
 class Node:
     """An open node of the search: a proof state, its goals and the script that reached it.
@@ -249,6 +245,5 @@ class SessionSearch:
         taken = {normalise(c.tactic) for c in (*closers, *steps)}
         goal, others = node.goals[0], len(node.goals) - 1
         knn = self.knn.candidates(goal, others, taken) if self.knn is not None else []
-        # a model call takes about a second: not started on a budget that is all but spent
-        lm = self.lm.candidates(goal, others, taken) if self.lm is not None and self.left() >= LM_MIN_LEFT else []
+        lm = self.lm.candidates(goal, others, taken) if self.lm is not None and self.lm.affordable(self.left()) else []
         return closers + knn + lm + steps

@@ -18,11 +18,13 @@ a registry candidate, a k-NN suggestion or an earlier proposal is dropped; one n
 absent from the goal is skipped (``knn.names_absent_hypothesis``); ``admit``/``give_up`` and
 ``...``-terminated tactics are never proposed.
 
-Cost: a model call is a beam search of ``k`` beams; with SmolLM2-135M on two shared CPU cores it
-takes on the order of a second, much more than an index lookup. Its wall time is charged to the
-search's budget (``SessionSearch.used``) and reported (``SearchResult.lm_seconds``), and at most
-``max_calls`` goals are asked per search (``DEFAULT_MAX_CALLS``); loading the model is paid once per
-process, outside any budget, and reported apart (``SearchResult.lm_load_seconds``). Rocq only.
+Cost: a model call is a beam search of ``k`` beams; with SmolLM2-135M on two CPU cores shared with
+other jobs it took seconds, far more than an index lookup. Its wall time is charged to the
+search's budget (``SessionSearch.used``) and reported (``SearchResult.lm_seconds``); at most
+``max_calls`` goals are asked per search (``DEFAULT_MAX_CALLS``), and none once the budget left is
+below ``LM_MIN_LEFT`` or below the mean call so far (``LmSource.affordable``). Loading the model is
+paid once per process, outside any budget, and reported apart (``SearchResult.lm_load_seconds``).
+Rocq only.
 
 Not covered: sampling (the proposals are the beams), batching several goals in one call, GPUs
 (the model runs where torch puts it by default: the CPU).
@@ -31,6 +33,7 @@ Not covered: sampling (the proposals are the beams), batching several goals in o
 from __future__ import annotations
 
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,10 +51,12 @@ LM_COST = 1.5
 """Prior cost of a model step's child: as a k-NN step's, above a registry step's usual 1.0 (the
 registry chose its tactic for the goal's shape; the model guessed it)."""
 DEFAULT_MAX_CALLS = 12
-"""Model calls per search. The default search gets 5 s of coqtop CPU per problem and a call costs
-about a second on two cores, so an unbounded source would spend the whole budget on model calls
-of the first nodes; twelve calls cover the root and the first children of a search with a longer
-budget while leaving the registry most of it."""
+"""Model calls per search. A call costs one to several seconds on two shared cores, so an
+unbounded source would spend a whole budget on the first nodes' calls; twelve cover the root and
+its first children in a search of a minute or more and leave the registry most of the budget
+(with the default preset's 5 s, the budget itself allows one or two)."""
+LM_MIN_LEFT = 1.0
+"""Budget seconds below which the model is not asked about a new node."""
 THREADS_ENV = "PROVER_TACTIC_THREADS"
 """Torch threads of the process when the model is first loaded (``torch.set_num_threads``): 1 when
 unset, ``0`` leaves torch's own choice (one per core). One thread, because the search shares the
@@ -192,13 +197,17 @@ def _base_folder(card: TacticModelCard, folder: Path) -> Path:
 
 
 _LOADED: dict[Path, TransformersTacticModel] = {}
+_LOADING = threading.Lock()
+"""Held while a model loads: lemma searches in parallel threads load it once."""
 
 
 def load_model(path: str) -> TransformersTacticModel:
     """The tactic model saved in folder ``path``, loaded once per process (``LmUnavailable`` when
     it is not installed or does not load)."""
     key = Path(path).expanduser().resolve()
-    if key not in _LOADED:
+    with _LOADING:
+        if key in _LOADED:
+            return _LOADED[key]
         try:
             _LOADED[key] = TransformersTacticModel.load(key)
         except FileNotFoundError:
@@ -232,6 +241,11 @@ class LmSource:
     skipped: int = 0
     """Proposals skipped for naming a hypothesis absent from the goal."""
     _asked: dict[tuple[str, int], list[str]] = field(default_factory=dict)
+
+    def affordable(self, left: float) -> bool:
+        """Whether a node is worth a call with ``left`` budget seconds: at least ``LM_MIN_LEFT`` and
+        the mean call so far (a call started with less would overrun the budget)."""
+        return left >= max(LM_MIN_LEFT, self.seconds / self.calls if self.calls else 0.0)
 
     def candidates(self, goal_text: str, others: int, taken: set[str]) -> list[Candidate]:
         """Step candidates for the first goal ``goal_text`` (``others``: how many more goals are

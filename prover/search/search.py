@@ -117,7 +117,7 @@ class SearchBudget(BaseModel):
     lm_timeout: float = 1.0
     """Timeout of one proposed tactic (whole seconds in Rocq)."""
     lm_max_calls: int = Field(DEFAULT_MAX_CALLS, ge=0)
-    """Goals the model is asked about per search (a call costs about a second on two CPU cores)."""
+    """Goals the model is asked about per search (a call costs seconds on two shared CPU cores)."""
 
 
 class SearchResult(BaseModel):

@@ -135,6 +135,10 @@ def test_model_time_is_charged_to_the_budget_and_a_spent_budget_asks_nothing():
     tight = SessionSearch(_CpuSession(), ROCQ, budget.model_copy(update={"seconds": 0.5}), HEADER, STATEMENT, "rocq",
                           lm=LmSource(StrictModel({})))
     assert [c for c in tight.candidates(Node(0.0, 0, 1, (ROOT,), (), (), 0)) if c.tag == "lm"] == []
+    slow = LmSource(StrictModel({}))
+    assert not slow.affordable(0.9) and slow.affordable(1.0)
+    slow.seconds, slow.calls = 6.0, 2  # calls of 3 s: not started with less left
+    assert not slow.affordable(2.9) and slow.affordable(3.1)
 
 
 def test_a_missing_or_broken_model_is_an_error_naming_the_setup_command(tmp_path):
