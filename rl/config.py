@@ -318,5 +318,7 @@ def load_config(path: str | Path, overrides: list[str] | None = None) -> RLConfi
 
 
 def shipped_configs() -> list[Path]:
-    """The TOML files under ``rl/configs``."""
-    return sorted((Path(__file__).parent / "configs").glob("*.toml"))
+    """The RL TOML files under ``rl/configs`` (the ``stage = "sft"`` ones are
+    ``rl.tactic_sft_config.shipped_sft_configs``)."""
+    return sorted(p for p in (Path(__file__).parent / "configs").glob("*.toml")
+                  if tomllib.loads(p.read_text(encoding="utf-8")).get("stage", "rl") == "rl")
