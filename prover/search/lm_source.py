@@ -130,12 +130,15 @@ class TransformersTacticModel:
             raise LmUnavailable(f"the tactic model's adapter is missing: no {adapter / 'adapter_config.json'}; run `{KNN_SETUP}` again")
         import torch  # heavy: only when a model is used
         from transformers import AutoModelForCausalLM, AutoTokenizer
+        from transformers.utils import logging as hf_logging
 
         threads = os.environ.get(THREADS_ENV) or "1"
         if not threads.isdigit():
             raise LmUnavailable(f"{THREADS_ENV}={threads!r} is not a number of threads")
         if int(threads) > 0:
             torch.set_num_threads(int(threads))
+        bar = hf_logging.is_progress_bar_enabled()
+        hf_logging.disable_progress_bar()  # no progress bar in the middle of prove's output
         try:
             tokenizer = AutoTokenizer.from_pretrained(base)
             model = AutoModelForCausalLM.from_pretrained(base, dtype=torch.float32)
@@ -145,6 +148,9 @@ class TransformersTacticModel:
                 model = PeftModel.from_pretrained(model, str(adapter)).merge_and_unload()
         except (OSError, ValueError) as e:  # missing or foreign weights, a tokenizer that does not load
             raise LmUnavailable(f"the tactic model in {folder} does not load ({' '.join(str(e).split())[:200]})") from None
+        finally:
+            if bar:
+                hf_logging.enable_progress_bar()
         model.eval()
         vocab = tokenizer.get_vocab()
         stop = {i for tok, i in vocab.items() if "\n" in tokenizer.convert_tokens_to_string([tok])}
