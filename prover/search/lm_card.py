@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, model_validator
 
 from lean_tools.types import Record
 
@@ -40,6 +40,17 @@ class TacticModelCard(Record):
     """Most tokens generated for one tactic (the completion ends at its first newline before that)."""
     trained: dict[str, Any] = Field(default_factory=dict)
     """Free-form metadata from the trainer (data, steps, loss, code version); never read by the search."""
+    endpoint: str | None = None
+    """An OpenAI-compatible server (``http://host:port/v1``) serving the model under the name
+    ``base``: the search asks its completions endpoint instead of loading weights (``adapter`` must
+    then be None; the server holds the trained model). The API key, if any, is read from
+    ``$OPENAI_API_KEY`` when the model is first used."""
+
+    @model_validator(mode="after")
+    def _served_or_local(self) -> TacticModelCard:
+        if self.endpoint is not None and self.adapter is not None:
+            raise ValueError("a served model (endpoint) takes no adapter: the server holds the trained model")
+        return self
 
     def adapter_path(self, folder: Path) -> Path | None:
         """The adapter folder of the card saved in ``folder``, or None."""

@@ -26,8 +26,12 @@ below ``LM_MIN_LEFT`` or below the mean call so far (``LmSource.affordable``). L
 paid once per process, outside any budget, and reported apart (``SearchResult.lm_load_seconds``).
 Rocq only.
 
-Not covered: sampling (the proposals are the beams), batching several goals in one call, GPUs
-(the model runs where torch puts it by default: the CPU).
+A card with an ``endpoint`` names a model served elsewhere (an OpenAI-compatible server, e.g. vLLM
+on a GPU machine): ``OpenAITacticModel`` asks its completions endpoint for ``k`` samples instead of
+loading weights; a failed request is counted (``LmSource.failed``) and the node gets no proposals.
+
+Not covered: sampling in process (the proposals are the beams), batching several goals in one
+call, GPUs in process (the model runs where torch puts it by default: the CPU).
 """
 
 from __future__ import annotations
@@ -66,6 +70,10 @@ and a call with two threads was measured more than ten times slower than with on
 
 class LmUnavailable(Exception):
     """The tactic model cannot be loaded; the message names the command that installs it."""
+
+
+class LmCallError(Exception):
+    """One model call failed (a served model's request); the search goes on without its proposals."""
 
 
 @dataclass(frozen=True)
@@ -118,12 +126,10 @@ class TransformersTacticModel:
     """Token ids that end a completion: every token whose text holds a newline, and the end token."""
 
     @classmethod
-    def load(cls, folder: str | Path) -> TransformersTacticModel:
-        """Load the model saved in ``folder`` (its ``tactic-model.json``). Raises ``FileNotFoundError``
-        without a card, ``CardError`` for a bad one, ``LmUnavailable`` when the base or adapter is
-        missing or does not load."""
+    def load(cls, folder: str | Path, card: TacticModelCard) -> TransformersTacticModel:
+        """Load the model of ``card``, saved in ``folder``. Raises ``LmUnavailable`` when the base or
+        adapter is missing or does not load."""
         folder = Path(folder)
-        card = read_card(folder)
         base = _base_folder(card, folder)
         adapter = card.adapter_path(folder)
         if adapter is not None and not (adapter / "adapter_config.json").is_file():
@@ -202,20 +208,69 @@ def _base_folder(card: TacticModelCard, folder: Path) -> Path:
     return base
 
 
-_LOADED: dict[Path, TransformersTacticModel] = {}
+@dataclass
+class OpenAITacticModel:
+    """A tactic model served by an OpenAI-compatible server (``TacticModelCard.endpoint``, e.g.
+    ``prover-serve`` or vLLM on a GPU machine): one completions request of ``n=k`` samples, each
+    stopped at its newline, with the sampled tokens' log-probabilities. Samples, not beams: the
+    completions API has no beam search, so the ``k`` samples may repeat a tactic (``proposals``
+    keeps it once)."""
+
+    client: Any
+    """An ``openai.OpenAI`` client (anything with ``completions.create``)."""
+    model: str
+    """The name the server gives the model."""
+    max_new_tokens: int = 48
+    temperature: float = 1.0
+
+    @classmethod
+    def connect(cls, card: TacticModelCard, timeout: float = 30.0) -> OpenAITacticModel:
+        """A client for ``card.endpoint`` (no request is made here)."""
+        import openai
+
+        if card.endpoint is None:
+            raise ValueError("the card names no endpoint: load the model in process (TransformersTacticModel)")
+        client = openai.OpenAI(base_url=card.endpoint.rstrip("/"), api_key=os.environ.get("OPENAI_API_KEY") or "EMPTY",
+                               max_retries=1, timeout=timeout)
+        return cls(client, card.base, card.max_new_tokens)
+
+    def complete(self, prompt: str, k: int) -> list[Completion]:
+        """``k`` sampled completions (``LmCallError`` when the request fails), best first."""
+        import openai
+
+        try:
+            out = self.client.completions.create(model=self.model, prompt=prompt, n=k, max_tokens=self.max_new_tokens,
+                                                 temperature=self.temperature, logprobs=0, stop=["\n"])
+        except openai.OpenAIError as e:
+            raise LmCallError(f"{type(e).__name__}: {' '.join(str(e).split())[:200]}") from None
+        done = []
+        for choice in out.choices:
+            lp = choice.logprobs
+            logprobs = [x for x in (lp.token_logprobs if lp is not None else []) if x is not None]
+            done.append(Completion(choice.text, float(sum(logprobs)), len(lp.tokens) if lp is not None else 0))
+        return sorted(done, key=lambda c: -c.logprob)
+
+    def propose(self, prompt: str, k: int) -> list[Proposal]:
+        """Up to ``k`` distinct tactics from ``complete`` (``proposals``)."""
+        return proposals(self.complete(prompt, k))
+
+
+_LOADED: dict[Path, TacticModel] = {}
 _LOADING = threading.Lock()
 """Held while a model loads: lemma searches in parallel threads load it once."""
 
 
-def load_model(path: str) -> TransformersTacticModel:
+def load_model(path: str) -> TacticModel:
     """The tactic model saved in folder ``path``, loaded once per process (``LmUnavailable`` when
-    it is not installed or does not load)."""
+    it is not installed or does not load): in process (``TransformersTacticModel``), or a client of
+    the server its card names (``OpenAITacticModel``)."""
     key = Path(path).expanduser().resolve()
     with _LOADING:
         if key in _LOADED:
             return _LOADED[key]
         try:
-            _LOADED[key] = TransformersTacticModel.load(key)
+            card = read_card(key)
+            _LOADED[key] = OpenAITacticModel.connect(card) if card.endpoint else TransformersTacticModel.load(key, card)
         except FileNotFoundError:
             raise LmUnavailable(f"the tactic language model is not installed at {key}: run `{KNN_SETUP}`") from None
         except CardError as e:
@@ -246,6 +301,8 @@ class LmSource:
     """Proposals run as attempts (``SessionSearch.run`` counts them)."""
     skipped: int = 0
     """Proposals skipped for naming a hypothesis absent from the goal."""
+    failed: int = 0
+    """Calls that failed (``LmCallError``: a served model's request); the goal gets no proposals."""
     _asked: dict[tuple[str, int], list[str]] = field(default_factory=dict)
 
     def affordable(self, left: float) -> bool:
@@ -280,7 +337,11 @@ class LmSource:
             if self.calls >= self.max_calls:
                 return []
             self.calls += 1
-            found = self.model.propose(tactic_prompt(goal_text, others), self.k)
+            try:
+                found = self.model.propose(tactic_prompt(goal_text, others), self.k)
+            except LmCallError:
+                self.failed += 1
+                found = []
             self.tokens += sum(p.tokens for p in found)
             seen: list[str] = []
             for p in found:
