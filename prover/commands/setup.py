@@ -191,6 +191,12 @@ def setup_tactic_model(source: Path | None = None) -> int:
     except CardError as e:
         print(f"prover-setup: {e}", file=sys.stderr)
         return 1
+    dest = default_tactic_model()
+    if card.endpoint is not None:  # served elsewhere: nothing to prepare here
+        write_card(dest, card)
+        print(f"tactic language model: served at {card.endpoint} as {card.base}", file=sys.stderr)
+        print(dest)
+        return 0
     adapter = card.adapter_path(source)
     if adapter is not None and not (adapter / "adapter_config.json").is_file():
         print(f"prover-setup: the tactic model's adapter is missing: no {adapter / 'adapter_config.json'}", file=sys.stderr)
@@ -201,7 +207,6 @@ def setup_tactic_model(source: Path | None = None) -> int:
     except ModelSetupError as e:
         print(f"prover-setup: the tactic model's base model: {e}", file=sys.stderr)
         return 1
-    dest = default_tactic_model()
     dest.mkdir(parents=True, exist_ok=True)
     (dest / CARD_FILE).unlink(missing_ok=True)  # not installed until the new card is written
     if adapter is not None and card.adapter is not None:

@@ -109,6 +109,14 @@ def test_setup_installs_the_shipped_model_with_its_base_named(homes, tmp_path, m
     assert search_overrides("lm") == {"lm_model": str(lm)}
 
 
+def test_setup_installs_a_served_models_card_as_it_is(homes, tmp_path, monkeypatch):
+    monkeypatch.setattr("prover.models.ensure_model", lambda name, log=print: pytest.fail("no base to prepare"))
+    served = TacticModelCard(base="tactics", endpoint="http://127.0.0.1:8000/v1")
+    write_card(tmp_path / "repo", served)
+    assert setup.setup_tactic_model(tmp_path / "repo") == 0
+    assert read_card(homes[1]) == served
+
+
 def test_setup_without_a_shipped_model_says_so_and_installs_nothing(homes, tmp_path, capsys):
     assert setup.setup_tactic_model(tmp_path / "repo") == 0
     assert "no trained tactic model in this repository" in capsys.readouterr().err
