@@ -33,13 +33,13 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
+from prover.search.lm_card import TacticModelCard
+from prover.search.lm_card import write_card as save_card
 from prover.search.lm_prompt import parse_completion, tactic_completion, tactic_prompt
 
 from .lm import LMPolicy, LoraSettings, TokenBatch, make_token_batch
 from .stepdata.schema import Step, dedup, read_jsonl
 from .tactic_sft_config import SFTJob, SFTSection
-
-CARD_FILE = "tactic-model.json"
 
 
 @dataclass(frozen=True)
@@ -377,17 +377,9 @@ def _finish(out: Path, job: SFTJob, summary: dict) -> None:
 
 
 def write_card(out: Path, *, base: str, adapter: str | None, max_new_tokens: int, trained: dict) -> Path:
-    """Write ``tactic-model.json``, validated by ``prover.search.lm_card.TacticModelCard`` when present."""
-    card = {"base": base, "adapter": adapter, "max_new_tokens": max_new_tokens, "trained": trained}
-    try:
-        from prover.search.lm_card import TacticModelCard  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        text = json.dumps(card, indent=2)
-    else:
-        text = TacticModelCard.model_validate(card).model_dump_json(indent=2)
-    path = out / CARD_FILE
-    path.write_text(text + "\n")
-    return path
+    """Write ``tactic-model.json`` (``prover.search.lm_card.TacticModelCard``) into ``out``."""
+    card = TacticModelCard(base=base, adapter=adapter, max_new_tokens=max_new_tokens, trained=trained)
+    return save_card(out, card)
 
 
 def plot_curves(run: Path) -> Path:

@@ -153,7 +153,8 @@ def _tiny_job(tmp_path: Path, **sft):
 
 def test_tiny_sft_run_learns_and_writes_adapter_card_and_logs(tmp_path):
     pytest.importorskip("peft")
-    from rl.tactic_sft import CARD_FILE, train_sft
+    from prover.search.lm_card import CARD_FILE
+    from rl.tactic_sft import train_sft
 
     job = _tiny_job(tmp_path)
     summary = train_sft(job)
