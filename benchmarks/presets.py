@@ -210,6 +210,7 @@ def search_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
     if problem.language != "rocq":
         return AttemptResult(outcome="error", reason=f"the search presets run Rocq problems only, not {problem.language}")
     limit = hard_limit_s(request.config)
+    _preload(request.config)
 
     def on_alarm(signum, frame):
         raise _HardLimit
@@ -226,6 +227,24 @@ def search_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _preload(config: dict) -> None:
+    """Load the installed k-NN index and tactic model into this worker before the problem's clock
+    and hard limit start: loading is paid once per worker process and reported apart, never
+    charged to the first problem a worker happens to draw. A source that cannot load is left to
+    the attempt, which reports it as its ``error``."""
+    budget_cfg: dict = {}
+    if _installed_sources(config, budget_cfg) is not None:
+        return
+    from prover.search.knn import KnnUnavailable, load_index
+    from prover.search.lm_source import LmUnavailable, load_model
+
+    with contextlib.suppress(KnnUnavailable, LmUnavailable):
+        if "knn_index" in budget_cfg:
+            load_index(budget_cfg["knn_index"])
+        if "lm_model" in budget_cfg:
+            load_model(budget_cfg["lm_model"])
 
 
 _WARM: dict = {}
