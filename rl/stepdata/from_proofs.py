@@ -128,7 +128,6 @@ def steps_of_attempt(att: ProvedAttempt, config: ReplayConfig) -> tuple[AttemptS
     Never raises for a bad attempt: refusals and failures are results."""
     from lean_tools.rocq.parser import parse
 
-
     def result(status: Literal["ok", "refused", "failed"], reason: str = "", steps: int = 0) -> AttemptSteps:
         return AttemptSteps(attempt_id=att.attempt_id, problem_id=att.problem.id, status=status, reason=reason, steps=steps)
 
