@@ -324,10 +324,11 @@ def _search(problem: BenchProblem, config: dict, t0: float) -> AttemptResult:
     if not res.proved:
         reason = res.reason or "no proof found"
         infra = reason.startswith(("SessionCrashed", "SessionOutOfMemory", "NotInstalled"))
-        return AttemptResult(outcome="error" if infra else "failed", reason=reason, checker_cpu_s=cpu, wall_s=wall)
+        return AttemptResult(outcome="error" if infra else "failed", reason=reason, checker_cpu_s=cpu, wall_s=wall,
+                             tokens=res.lm_tokens)
     text = candidate_file(problem.text, res.proof or "", requires=checker is None)
     ok, why = recheck(problem, text, timeout=60.0)
     if not ok:
         return AttemptResult(outcome="failed", reason=f"{RECHECK_REJECTED}: {why}", checker_cpu_s=cpu, wall_s=wall)
     return AttemptResult(outcome="proved", proof=text, reason=", ".join(res.tags) or why, checker_cpu_s=cpu,
-                         wall_s=wall)
+                         wall_s=wall, tokens=res.lm_tokens)
