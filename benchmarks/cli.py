@@ -252,7 +252,9 @@ def cmd_run(args) -> int:
             preset = get_preset(args.preset)
         except KeyError as e:
             raise UsageError(str(e.args[0])) from None
-        config, stem, attempt_fn = preset.config, preset.name, preset.attempt_fn
+        from .presets import identify_sources
+
+        config, stem, attempt_fn = identify_sources(preset.config), preset.name, preset.attempt_fn
         budgets = [b if b is not None else float(config.get("budget", {}).get("seconds", 60.0)) for b in budgets]
     else:
         config, stem = _load_config(args.config)
@@ -280,9 +282,9 @@ def _budgeted(preset, config: dict, seconds: float) -> dict:
     """A preset's config with its budget set to ``seconds`` when that differs from its own."""
     if preset is None or seconds == preset.config.get("budget", {}).get("seconds"):
         return config
-    from .presets import with_budget
+    from .presets import identify_sources, with_budget
 
-    return with_budget(preset, seconds)
+    return identify_sources(with_budget(preset, seconds))
 
 
 def _budgets(text: str) -> list[float]:

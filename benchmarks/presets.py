@@ -229,6 +229,29 @@ def search_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
         signal.signal(signal.SIGALRM, previous)
 
 
+def _digest(files: list) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def identify_sources(config: dict) -> dict:
+    """``config`` with the identity of the installed k-NN index (``knn_id``) and tactic model
+    (``lm_id``: its card and adapter weights) where the preset uses them, so that the run key
+    (its config hash) tells two indexes or two trained models apart. Not the machine's path: the
+    same model installed elsewhere gives the same key. A source not installed is left out (the
+    attempts report it)."""
+    out = dict(config)
+    if config.get("knn") == "installed" and knn_index_installed(folder := default_knn_index()):
+        out["knn_id"] = _digest([folder / "index.npz", folder / "entries.jsonl"])
+    if config.get("lm") == "installed" and tactic_model_installed(model := default_tactic_model()):
+        out["lm_id"] = _digest([model / "tactic-model.json", *sorted(model.glob("**/*.safetensors"))])
+    return out
+
+
 def _preload(config: dict) -> None:
     """Load the installed k-NN index and tactic model into this worker before the problem's clock
     and hard limit start: loading is paid once per worker process and reported apart, never

@@ -144,3 +144,31 @@ def test_a_timeout_sets_the_preset_budget_and_keeps_what_runs():
     hammer = with_budget(get_preset("hammer"), 30)
     assert hammer["budget"]["hammer"] == "only" and hammer["budget"]["hammer_seconds"] == 25.0
     assert get_preset("default").config["budget"]["seconds"] == 5.0  # the registry itself is unchanged
+
+
+def test_installed_sources_enter_the_config_by_content_not_by_path(tmp_path, monkeypatch):
+    from benchmarks.presets import PRESETS, identify_sources
+
+    def install(root: Path, weights: bytes) -> None:
+        (root / "knn").mkdir(parents=True)
+        (root / "knn" / "index.npz").write_bytes(b"index")
+        (root / "knn" / "entries.jsonl").write_text("{}\n")
+        (root / "lm" / "adapter").mkdir(parents=True)
+        (root / "lm" / "tactic-model.json").write_text('{"base": "smollm2", "adapter": "adapter"}')
+        (root / "lm" / "adapter" / "adapter_model.safetensors").write_bytes(weights)
+
+    def ids(root: Path) -> dict:
+        monkeypatch.setenv("PROVER_KNN_INDEX", str(root / "knn"))
+        monkeypatch.setenv("PROVER_TACTIC_MODEL", str(root / "lm"))
+        return identify_sources(PRESETS["learned"].config)
+
+    install(tmp_path / "a", b"round 1")
+    install(tmp_path / "b", b"round 1")
+    install(tmp_path / "c", b"round 2")
+    a, b, c = ids(tmp_path / "a"), ids(tmp_path / "b"), ids(tmp_path / "c")
+    assert a == b  # the same index and model installed elsewhere: the same config
+    assert a["knn_id"] == c["knn_id"] and a["lm_id"] != c["lm_id"]
+    assert config_hash(a) != config_hash(c)
+    assert "knn_id" not in identify_sources(PRESETS["default"].config)
+    monkeypatch.setenv("PROVER_TACTIC_MODEL", str(tmp_path / "missing"))
+    assert "lm_id" not in identify_sources(PRESETS["lm"].config)
