@@ -330,6 +330,7 @@ def train_sft(job: SFTJob) -> dict:
     evals = [_evaluate_and_save(policy, data, job, 0, log)] if sft.eval_before else []
     policy.train()
     step, train_s, tokens = 0, 0.0, 0
+    seen: dict[Example, None] = {}  # the distinct examples trained on, in first-seen order
     for epoch in range(sft.epochs):
         for chunk in length_batches(data.train, sft.batch_size, rng):
             if sft.max_wall_s is not None and train_s >= sft.max_wall_s:
@@ -342,6 +343,7 @@ def train_sft(job: SFTJob) -> dict:
             dt = time.monotonic() - t0
             step, train_s, n_tok = step + 1, train_s + dt, int(batch.attention.sum())
             tokens += n_tok
+            seen.update(dict.fromkeys(chunk))
             log.write("metrics.jsonl", {"step": step, "epoch": epoch, "loss": loss, "tokens": n_tok,
                                         "completion_tokens": int(batch.mask.sum()), "seconds": round(dt, 3),
                                         "tokens_per_s": round(n_tok / max(dt, 1e-9), 1),
@@ -350,14 +352,18 @@ def train_sft(job: SFTJob) -> dict:
                 evals.append(_evaluate_and_save(policy, data, job, step, log))
     if step > 0 or not evals:  # epochs = 0 with eval_before: the starting model's point is the result
         evals.append(_evaluate_and_save(policy, data, job, step, log))
-    summary = _summary(job, data, evals, step=step, train_s=train_s, tokens=tokens)
+    summary = _summary(job, data, evals, list(seen), step=step, train_s=train_s, tokens=tokens)
     _finish(out, job, summary)
     return summary
 
 
-def _summary(job: SFTJob, data: SFTData, evals: list[dict], *, step: int, train_s: float, tokens: int) -> dict:
-    return {"examples": len(data.train), "drawn_examples": data.drawn, "extra_examples": data.extra,
-            "eval_examples": len(data.eval), "dataset_sha256": dataset_sha256(data.train),
+def _summary(job: SFTJob, data: SFTData, evals: list[dict], seen: list[Example], *, step: int, train_s: float,
+             tokens: int) -> dict:
+    """``examples`` and ``dataset_sha256``: the distinct examples trained on, in first-seen order (fewer
+    than ``selected_examples`` when ``max_wall_s`` stopped the run early)."""
+    return {"examples": len(seen), "dataset_sha256": dataset_sha256(seen), "selected_examples": len(data.train),
+            "selected_sha256": dataset_sha256(data.train), "drawn_examples": data.drawn, "extra_examples": data.extra,
+            "eval_examples": len(data.eval),
             "eval_sha256": dataset_sha256(data.eval), "steps": step, "train_seconds": round(train_s, 1),
             "train_tokens": tokens, "tokens_per_s": round(tokens / max(train_s, 1e-9), 1),
             "eval_before": evals[0] if job.sft.eval_before else None, "eval_after": evals[-1]}

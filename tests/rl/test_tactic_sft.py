@@ -170,6 +170,7 @@ def test_tiny_sft_run_learns_and_writes_adapter_card_and_logs(tmp_path):
     card = json.loads((out / CARD_FILE).read_text())
     assert card["base"] == job.sft.base and card["adapter"] == "adapter" and card["max_new_tokens"] == 6
     assert card["trained"]["dataset_sha256"] == summary["dataset_sha256"] and card["trained"]["steps"] == 40
+    assert summary["examples"] == summary["selected_examples"] == 3  # distinct examples, not 40 epochs' worth
     assert (out / "summary.json").is_file()
     if summary.get("eval_after") and pytest.importorskip("matplotlib"):
         assert (out / "curves.png").stat().st_size > 0
@@ -187,6 +188,15 @@ def test_sft_continues_from_a_saved_adapter(tmp_path):
     assert second["eval_before"]["loss"] == pytest.approx(first["eval_after"]["loss"], rel=1e-4)
     conf = json.loads((tmp_path / "o2" / "adapter" / "adapter_config.json").read_text())
     assert conf["r"] == 8
+
+
+def test_wall_bound_stops_training_and_the_summary_counts_what_was_trained(tmp_path):
+    pytest.importorskip("peft")
+    from rl.tactic_sft import train_sft
+
+    summary = train_sft(_tiny_job(tmp_path, batch_size=1, eval_every=0, eval_before=False, max_wall_s=1e-6))
+    assert summary["steps"] == 1 and summary["examples"] == 1 and summary["selected_examples"] == 3
+    assert summary["dataset_sha256"] != summary["selected_sha256"]
 
 
 def test_beam_search_returns_distinct_ranked_stopped_beams(tmp_path):
