@@ -270,6 +270,8 @@ def _preload(config: dict) -> None:
             load_model(budget_cfg["lm_model"])
 
 
+search_attempt.warmup = _preload  # type: ignore[attr-defined]  # a local worker loads them once, before its first attempt
+
 _WARM: dict = {}
 
 

@@ -11,8 +11,8 @@ Contract:
   whole process group killed and is recorded as ``timeout``; a worker that dies is recorded
   as ``error`` and replaced.
 - Warm-up: if the attempt function has a ``warmup`` attribute (a callable taking no arguments,
-  e.g. loading a model), each local worker calls it once when it starts, before its first
-  attempt, so a one-off load is not charged to an attempt's budget or hard limit. It has
+  or one argument, the run's config; e.g. loading a model), each local worker calls it once
+  when it starts, before its first attempt, so a one-off load is not charged to an attempt's budget or hard limit. It has
   ``WARMUP_LIMIT_S`` wall seconds; a warm-up that raises or overruns stops the run with a
   ``RunError`` naming the cause (attempts already recorded stay recorded). A worker replaced
   after a kill warms up again. The Ray backend does not call it (a task's first call pays).
@@ -107,7 +107,17 @@ class RunStats:
 # --- local worker processes -----------------------------------------------------------------
 
 
-def _worker_main(conn: Connection, fn_ref) -> None:
+def _warm(warmup: Callable, config: dict) -> None:
+    """Call ``warmup`` with the run's config when it takes an argument, else with none."""
+    import inspect
+
+    if inspect.signature(warmup).parameters:
+        warmup(config)
+    else:
+        warmup()
+
+
+def _worker_main(conn: Connection, fn_ref, config: dict) -> None:
     os.setsid()  # the worker (forked by multiprocessing, no exec) leads its own group: killed as one
     try:  # die with the driver (PR_SET_PDEATHSIG = 1)
         import ctypes
@@ -121,7 +131,7 @@ def _worker_main(conn: Connection, fn_ref) -> None:
     failure = ""
     if callable(warmup):
         try:
-            warmup()
+            _warm(warmup, config)
         except Exception as e:  # noqa: BLE001 - reported to the driver, which stops the run
             failure = f"{type(e).__name__}: {e}"[:2000]
     conn.send(("ready", failure))  # the first message: the driver dispatches only after it
@@ -138,9 +148,9 @@ def _worker_main(conn: Connection, fn_ref) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: Any, fn_ref: str | AttemptFn) -> None:
+    def __init__(self, ctx: Any, fn_ref: str | AttemptFn, config: dict) -> None:
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child, fn_ref), daemon=True)
+        self.proc = ctx.Process(target=_worker_main, args=(child, fn_ref, config), daemon=True)
         self.proc.start()
         child.close()
         self.task: tuple[int, BenchProblem, int] | None = None
@@ -239,7 +249,7 @@ def _run_local(todo, db: ResultsDB, spec: RunSpec, *, workers: int, attempt_fn, 
     ctx = mp.get_context("fork")
     owner = current_owner()
     queue = deque(todo)
-    pool = [_Worker(ctx, attempt_fn) for _ in range(min(workers, len(queue)))]
+    pool = [_Worker(ctx, attempt_fn, spec.config) for _ in range(min(workers, len(queue)))]
     try:
         while True:
             for w in pool:
@@ -273,14 +283,14 @@ def _run_local(todo, db: ResultsDB, spec: RunSpec, *, workers: int, attempt_fn, 
                         w.proc.join(timeout=5)
                         code = w.proc.exitcode
                         w.kill()
-                        pool[i] = _Worker(ctx, attempt_fn)
+                        pool[i] = _Worker(ctx, attempt_fn, spec.config)
                         res = AttemptResult(outcome="error", reason=f"worker process died (exit code {code})",
                                             wall_s=limit - (w.deadline - time.monotonic()))
                     w.task = None
                     record(aid, problem, seed, res)
                 elif time.monotonic() >= w.deadline:
                     w.kill()
-                    pool[i] = _Worker(ctx, attempt_fn)
+                    pool[i] = _Worker(ctx, attempt_fn, spec.config)
                     record(aid, problem, seed, AttemptResult(
                         outcome="timeout", reason=f"killed after the hard limit of {limit:g}s "
                         f"(budget {spec.timeout_s:g}s + grace)", wall_s=limit))

@@ -7,6 +7,7 @@ claim to prove anything real and their "proofs" are never checked.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import time
 
@@ -79,3 +80,18 @@ def _setting_identity() -> dict:
 
 
 setting_attempt.identity = _setting_identity  # type: ignore[attr-defined]
+
+
+_WARMED_WITH: list = []
+
+
+def _config_warmup(config: dict) -> None:
+    _WARMED_WITH.append(config)
+
+
+def config_warm_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptResult:
+    """Fails, naming the config its worker's warm-up received (the run's config)."""
+    return AttemptResult(outcome="failed", reason=json.dumps(_WARMED_WITH, sort_keys=True))
+
+
+config_warm_attempt.warmup = _config_warmup  # type: ignore[attr-defined]

@@ -82,6 +82,14 @@ def test_warmup_runs_once_per_worker_outside_the_hard_limit(tmp_path):
         assert len({r["reason"] for r in rows}) <= 2  # two workers, each warmed once, none replaced
 
 
+def test_a_warmup_that_takes_an_argument_gets_the_run_config_once_per_worker(tmp_path):
+    probs, spec = _problems(3), _spec(config={"preset": "lm", "lm": "installed"})
+    with ResultsDB(tmp_path / "r.db") as db:
+        run_attempts(probs, db, spec, k=1, workers=1, attempt_fn="bench_fakes:config_warm_attempt")
+        reasons = {r["reason"] for r in db.conn.execute("SELECT reason FROM attempts")}
+        assert reasons == {'[{"lm": "installed", "preset": "lm"}]'}
+
+
 def test_failed_warmup_stops_the_run_with_its_cause(tmp_path):
     probs, spec = _problems(2), _spec()
     with ResultsDB(tmp_path / "r.db") as db:
