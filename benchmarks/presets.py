@@ -47,6 +47,7 @@ import contextlib
 import signal
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from lean_tools.rocq.project import activate, load_path_args
 from prover.presets import (
@@ -229,26 +230,50 @@ def search_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
         signal.signal(signal.SIGALRM, previous)
 
 
-def _digest(files: list) -> str:
+def _digest(parts: list) -> str:
+    """First 16 hex digits of the SHA-256 of ``parts`` (bytes, or files read whole)."""
     import hashlib
 
     h = hashlib.sha256()
-    for f in files:
-        h.update(f.read_bytes())
+    for part in parts:
+        h.update(part if isinstance(part, bytes) else part.read_bytes())
     return h.hexdigest()[:16]
 
 
+def _model_parts(folder: Path) -> list:
+    """What identifies an installed tactic model: its card without the base's location, the
+    adapter's files, and the base model's ``config.json`` and ``prover-model.json`` (its name,
+    source package and version; the base's weights are not read: 0.5 GB per run start)."""
+    import json
+
+    from prover.search.lm_card import read_card
+
+    card = json.loads((folder / "tactic-model.json").read_text(encoding="utf-8"))
+    card.pop("base", None)
+    parts: list = [json.dumps(card, sort_keys=True).encode()]
+    adapter = read_card(folder).adapter_path(folder)
+    if adapter is not None and adapter.is_dir():
+        parts += sorted(p for p in adapter.rglob("*") if p.is_file())
+    from prover.search.lm_source import LmUnavailable, base_folder
+
+    with contextlib.suppress(LmUnavailable, OSError, ValueError):  # a base not found: the card alone
+        base = base_folder(read_card(folder), folder)
+        parts += [f for f in (base / "config.json", base / "prover-model.json") if f.is_file()]
+    return parts
+
+
 def identify_sources(config: dict) -> dict:
-    """``config`` with the identity of the installed k-NN index (``knn_id``) and tactic model
-    (``lm_id``: its card and adapter weights) where the preset uses them, so that the run key
-    (its config hash) tells two indexes or two trained models apart. Not the machine's path: the
-    same model installed elsewhere gives the same key. A source not installed is left out (the
-    attempts report it)."""
+    """``config`` with the identity of the installed k-NN index (``knn_id``: its files) and
+    tactic model (``lm_id``: ``_model_parts``) where the preset uses them, so that the run key
+    (its config hash) tells two indexes or two trained models apart. Paths are left out: the
+    same index and model installed in another folder give the same key. A source not installed,
+    or whose card cannot be read, is left out (the attempts report it)."""
     out = dict(config)
     if config.get("knn") == "installed" and knn_index_installed(folder := default_knn_index()):
         out["knn_id"] = _digest([folder / "index.npz", folder / "entries.jsonl"])
     if config.get("lm") == "installed" and tactic_model_installed(model := default_tactic_model()):
-        out["lm_id"] = _digest([model / "tactic-model.json", *sorted(model.glob("**/*.safetensors"))])
+        with contextlib.suppress(OSError, ValueError):
+            out["lm_id"] = _digest(_model_parts(model))
     return out
 
 

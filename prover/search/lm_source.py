@@ -130,7 +130,7 @@ class TransformersTacticModel:
         """Load the model of ``card``, saved in ``folder``. Raises ``LmUnavailable`` when the base or
         adapter is missing or does not load."""
         folder = Path(folder)
-        base = _base_folder(card, folder)
+        base = base_folder(card, folder)
         adapter = card.adapter_path(folder)
         if adapter is not None and not (adapter / "adapter_config.json").is_file():
             raise LmUnavailable(f"the tactic model's adapter is missing: no {adapter / 'adapter_config.json'}; run `{KNN_SETUP}` again")
@@ -192,7 +192,7 @@ class TransformersTacticModel:
         return proposals(self.complete(prompt, k))
 
 
-def _base_folder(card: TacticModelCard, folder: Path) -> Path:
+def base_folder(card: TacticModelCard, folder: Path) -> Path:
     """The base model's folder: a bundled name prepared by ``prover.models.ensure_model`` (without
     installing a package), else a folder relative to the card's."""
     from ..models import BUNDLED, ModelSetupError, ensure_model

@@ -153,8 +153,11 @@ def test_installed_sources_enter_the_config_by_content_not_by_path(tmp_path, mon
         (root / "knn").mkdir(parents=True)
         (root / "knn" / "index.npz").write_bytes(b"index")
         (root / "knn" / "entries.jsonl").write_text("{}\n")
+        (root / "base").mkdir()
+        (root / "base" / "config.json").write_text('{"model_type": "llama"}')
         (root / "lm" / "adapter").mkdir(parents=True)
-        (root / "lm" / "tactic-model.json").write_text('{"base": "smollm2", "adapter": "adapter"}')
+        card = {"base": str(root / "base"), "adapter": "adapter"}  # the installed card names its base's folder
+        (root / "lm" / "tactic-model.json").write_text(json.dumps(card))
         (root / "lm" / "adapter" / "adapter_model.safetensors").write_bytes(weights)
 
     def ids(root: Path) -> dict:
@@ -170,5 +173,7 @@ def test_installed_sources_enter_the_config_by_content_not_by_path(tmp_path, mon
     assert a["knn_id"] == c["knn_id"] and a["lm_id"] != c["lm_id"]
     assert config_hash(a) != config_hash(c)
     assert "knn_id" not in identify_sources(PRESETS["default"].config)
+    (tmp_path / "b" / "base" / "config.json").write_text('{"model_type": "other"}')
+    assert ids(tmp_path / "b")["lm_id"] != a["lm_id"]  # another base model: another key
     monkeypatch.setenv("PROVER_TACTIC_MODEL", str(tmp_path / "missing"))
     assert "lm_id" not in identify_sources(PRESETS["lm"].config)
