@@ -53,7 +53,7 @@ def _run_sft(job) -> int:
 
     try:
         summary = train_sft(job)
-    except (ImportError, FileNotFoundError, ValueError) as err:  # missing extra, model or data: one line
+    except (ImportError, OSError, ValueError) as err:  # missing extra, model or data, unwritable output: one line
         print(f"prover-train: {err}", file=sys.stderr)
         return 2
     before, after = summary["eval_before"], summary["eval_after"]

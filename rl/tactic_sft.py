@@ -15,6 +15,10 @@ Outputs under the output folder, written as training goes:
 - ``adapter/`` (peft ``save_pretrained``), ``tactic-model.json`` (the card the search's model
   source reads), ``summary.json``, ``curves.png``.
 
+Training data is refused (``ValueError`` naming the file and line) when a step is of the ``valid``
+split or of a held-out file (``benchmarks.library_split.is_held_out``); a held-out example whose
+dedup key is a training example's is dropped from the evaluation (``eval_dropped_overlap``).
+
 Not covered: resuming an interrupted run (rerun it; ``init_adapter`` continues from a saved
 adapter), full fine-tuning, multi-device training.
 """
@@ -33,6 +37,7 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
+from benchmarks.library_split import is_held_out
 from prover.search.lm_card import TacticModelCard
 from prover.search.lm_card import write_card as save_card
 from prover.search.lm_prompt import parse_completion, tactic_completion, tactic_prompt
@@ -51,6 +56,8 @@ class Example:
     prompt: tuple[int, ...]
     completion: tuple[int, ...]
     source: str = "human"
+    key: str = ""
+    """The step's ``Step.dedup_key()``: held-out examples with a training example's key are dropped."""
 
     @property
     def length(self) -> int:
@@ -62,7 +69,7 @@ def build_example(step: Step, encode: Callable[[str], list[int]], eos: int) -> E
     prompt_text = tactic_prompt(step.goals_before)
     completion = [*encode(tactic_completion(step.tactic)), eos]
     return Example(prompt_text, " ".join(step.tactic.split()), tuple(encode(prompt_text)), tuple(completion),
-                   step.source)
+                   step.source, step.dedup_key())
 
 
 def select_examples(steps: Iterable[Step], encode: Callable[[str], list[int]], eos: int, *,
@@ -229,6 +236,8 @@ class SFTData:
     eval: list[Example]
     drawn: int
     extra: int
+    eval_dropped: int = 0
+    """Examples of the held-out draw left out because a training example has their dedup key."""
 
 
 def _path(text: str) -> Path:
@@ -238,18 +247,53 @@ def _path(text: str) -> Path:
     return p
 
 
+def check_step_files(sft: SFTSection) -> None:
+    """Every step file the run reads exists (checked before the model is loaded)."""
+    for f in (sft.train_file, sft.valid_file, *sft.extra_examples):
+        _path(f)
+
+
+def training_steps(path: Path) -> list[Step]:
+    """The steps of a training file (``sft.train_file`` or one of ``sft.extra_examples``).
+
+    A step of the ``valid`` split, or of a file held out of training
+    (``benchmarks.library_split.is_held_out``), raises ``ValueError`` naming the file and line:
+    training on it would leak the held-out measurement into the model."""
+    steps: list[Step] = []
+    with path.open(encoding="utf-8") as f:
+        for k, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                step = Step.model_validate_json(line)
+            except ValueError as e:
+                raise ValueError(f"{path}:{k}: not a step record: {e}") from None
+            if step.split != "train":
+                raise ValueError(f"{path}:{k}: a step of split {step.split!r} cannot be trained on")
+            if is_held_out(step.library, step.file):
+                raise ValueError(f"{path}:{k}: {step.library}/{step.file} is held out of training "
+                                 "(benchmarks.library_split.is_held_out)")
+            steps.append(step)
+    return steps
+
+
 def load_data(sft: SFTSection, policy: LMPolicy) -> SFTData:
-    """The seeded training draw plus every fitting extra step, and the fixed held-out set."""
+    """The seeded training draw plus every fitting extra step, and the fixed held-out set less the
+    examples whose dedup key is a training example's (the draw itself does not depend on them)."""
     enc, eos = policy.encode, policy.eos_token_id
-    drawn = select_examples(read_jsonl(_path(sft.train_file)), enc, eos, limit=sft.examples,
+    drawn = select_examples(training_steps(_path(sft.train_file)), enc, eos, limit=sft.examples,
                             max_tokens=sft.max_tokens, seed=sft.seed)
-    extra_steps = [s for f in sft.extra_examples for s in read_jsonl(_path(f))]
+    extra_steps = [s for f in sft.extra_examples for s in training_steps(_path(f))]
     extra = select_examples(extra_steps, enc, eos, limit=None, max_tokens=sft.max_tokens, seed=sft.seed)
     heldout = select_examples(read_jsonl(_path(sft.valid_file)), enc, eos, limit=sft.eval_examples,
                               max_tokens=sft.max_tokens, seed=sft.seed)
     if not drawn and not extra:
         raise FileNotFoundError(f"no training step of {sft.train_file} fits sft.max_tokens = {sft.max_tokens}")
-    return SFTData(drawn + extra, heldout, len(drawn), len(extra))
+    trained_keys = {ex.key for ex in (*drawn, *extra)}
+    kept = [ex for ex in heldout if ex.key not in trained_keys]
+    if not kept:
+        raise ValueError(f"every held-out example of {sft.valid_file} is also a training example")
+    return SFTData(drawn + extra, kept, len(drawn), len(extra), eval_dropped=len(heldout) - len(kept))
 
 
 def load_policy(sft: SFTSection, device: torch.device) -> LMPolicy:
@@ -314,6 +358,7 @@ def _evaluate_and_save(policy: LMPolicy, data: SFTData, job: SFTJob, step: int, 
 def train_sft(job: SFTJob) -> dict:
     """Run the SFT stage of ``job``; returns (and writes) the summary."""
     sft, out = job.sft, Path(job.output.dir).expanduser()
+    check_step_files(sft)
     out.mkdir(parents=True, exist_ok=True)
     for name in ("metrics.jsonl", "eval.jsonl"):
         (out / name).unlink(missing_ok=True)
@@ -363,7 +408,7 @@ def _summary(job: SFTJob, data: SFTData, evals: list[dict], seen: list[Example],
     than ``selected_examples`` when ``max_wall_s`` stopped the run early)."""
     return {"examples": len(seen), "dataset_sha256": dataset_sha256(seen), "selected_examples": len(data.train),
             "selected_sha256": dataset_sha256(data.train), "drawn_examples": data.drawn, "extra_examples": data.extra,
-            "eval_examples": len(data.eval),
+            "eval_examples": len(data.eval), "eval_dropped_overlap": data.eval_dropped,
             "eval_sha256": dataset_sha256(data.eval), "steps": step, "train_seconds": round(train_s, 1),
             "train_tokens": tokens, "tokens_per_s": round(tokens / max(train_s, 1e-9), 1),
             "eval_before": evals[0] if job.sft.eval_before else None, "eval_after": evals[-1]}

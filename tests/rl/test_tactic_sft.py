@@ -123,6 +123,42 @@ def test_cli_bad_sft_config_exits_2_with_one_line(tmp_path):
     assert proc.returncode == 2 and "stage" in proc.stderr
 
 
+@pytest.mark.parametrize("update, needle", [
+    ({"split": "valid"}, "split 'valid'"),
+    ({"file": "H.v"}, "stdlib/H.v is held out"),  # is_held_out("stdlib", "H.v")
+])
+def test_a_valid_or_held_out_step_is_refused_as_training_data(tmp_path, update, needle):
+    from rl.tactic_sft import training_steps
+
+    path = tmp_path / "train.jsonl"
+    write_jsonl(path, [_step("True", "auto."), _step("P", "exact I.")])
+    assert [s.tactic for s in training_steps(path)] == ["auto.", "exact I."]
+    write_jsonl(path, [_step("True", "auto."), _step("P", "exact I.").model_copy(update=update)])
+    with pytest.raises(ValueError) as err:
+        training_steps(path)
+    assert str(err.value).startswith(f"{path}:2: ") and needle in str(err.value) and "\n" not in str(err.value)
+
+
+def _cli_sft(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    cfg = tmp_path / "sft.toml"
+    cfg.write_text(f'stage = "sft"\n[sft]\nbase = "no-such-model"\ntrain_file = "{tmp_path / "train.jsonl"}"\n'
+                   f'valid_file = "{tmp_path / "valid.jsonl"}"\n')
+    return subprocess.run([sys.executable, "-m", "rl.cli", str(cfg), *args], capture_output=True, text=True, cwd=ROOT,
+                          check=False)
+
+
+def test_cli_sft_missing_steps_or_unwritable_output_exits_2_before_loading_the_model(tmp_path):
+    proc = _cli_sft(tmp_path, "--output", str(tmp_path / "out"))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "step file not found" in proc.stderr
+    assert not (tmp_path / "out").exists()
+    write_jsonl(tmp_path / "train.jsonl", [_step("True", "auto.")])
+    write_jsonl(tmp_path / "valid.jsonl", [_step("P", "exact I.", split="valid")])
+    (tmp_path / "file").write_text("")
+    proc = _cli_sft(tmp_path, "--output", str(tmp_path / "file" / "out"))  # a folder under a file
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "file" in proc.stderr
+    assert "no-such-model" not in proc.stderr  # the output was checked before the (missing) model
+
+
 def test_config_module_imports_no_torch():
     code = "import sys, rl.tactic_sft_config; print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
@@ -142,7 +178,9 @@ def _tiny_model(folder: Path) -> Path:
 def _tiny_job(tmp_path: Path, **sft):
     train = [_step("forall n : nat , n = n", "intros n ."), _step("goal", "auto ."), _step("nat", "lia .")]
     write_jsonl(tmp_path / "train.jsonl", train)
-    write_jsonl(tmp_path / "valid.jsonl", [s.model_copy(update={"split": "valid"}) for s in train])
+    # two held-out steps with new goals, and one with a training step's goal and tactic (dropped)
+    valid = [_step("forall m : nat , m = m", "intros m ."), _step("goal2", "auto ."), train[2]]
+    write_jsonl(tmp_path / "valid.jsonl", [s.model_copy(update={"split": "valid"}) for s in valid])
     base = {"base": str(_tiny_model(tmp_path / "model")), "train_file": str(tmp_path / "train.jsonl"),
             "valid_file": str(tmp_path / "valid.jsonl"), "examples": 3, "epochs": 40, "batch_size": 3,
             "lr": 1e-2, "warmup_steps": 0, "eval_every": 20, "eval_examples": 3, "beams": 3,
@@ -171,6 +209,7 @@ def test_tiny_sft_run_learns_and_writes_adapter_card_and_logs(tmp_path):
     assert card["base"] == job.sft.base and card["adapter"] == "adapter" and card["max_new_tokens"] == 6
     assert card["trained"]["dataset_sha256"] == summary["dataset_sha256"] and card["trained"]["steps"] == 40
     assert summary["examples"] == summary["selected_examples"] == 3  # distinct examples, not 40 epochs' worth
+    assert summary["eval_examples"] == 2 and summary["eval_dropped_overlap"] == 1 and evals[-1]["n"] == 2
     assert (out / "summary.json").is_file()
     if summary.get("eval_after") and pytest.importorskip("matplotlib"):
         assert (out / "curves.png").stat().st_size > 0
