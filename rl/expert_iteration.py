@@ -25,6 +25,9 @@ trained, proved on ``reprove-dev-heldout``, and the seconds of each stage. Each 
 goes to ``roundR/logs/STAGE.log``. Commands run as ``python -m`` of this interpreter, so the
 project's environment is the one used.
 
+The retrain's config and overrides are checked before anything runs; a bad config, a bad line of
+``rounds.jsonl`` or other bad input is one line on stderr, exit 2.
+
 Not covered: several search attempts per lemma (``--k``), running stages of different rounds at
 once, choosing which steps to keep beyond the deduplication ``from-proofs`` does.
 """
@@ -227,14 +230,42 @@ def _check_settings(s: Settings) -> None:
     path.write_text(json.dumps(s.as_json(), indent=1) + "\n", encoding="utf-8")
 
 
+def read_rounds(path: Path) -> list[dict]:
+    """The lines of ``rounds.jsonl`` (none when it does not exist). A line that is not a JSON object
+    with an integer ``"round"`` raises ``ValueError`` naming the file and line."""
+    if not path.is_file():
+        return []
+    lines: list[dict] = []
+    for lineno, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not text.strip():
+            continue
+        try:
+            line = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{path}:{lineno}: not JSON: {e}") from None
+        if not isinstance(line, dict) or not isinstance(line.get("round"), int):
+            raise ValueError(f"{path}:{lineno}: not a round's line (no integer \"round\")")
+        lines.append(line)
+    return lines
+
+
+def check_sft_config(s: Settings) -> None:
+    """The retrain's config with ``--sft-override``s loads as an SFT job (``ConfigError``, a
+    ``ValueError``, otherwise): checked before round 0, not after the first searches."""
+    from .tactic_sft_config import load_sft_config
+
+    load_sft_config(s.sft_config, list(s.sft_overrides))
+
+
 def run(s: Settings, rounds: int) -> list[dict]:
     """The baseline, then rounds 1..``rounds``; each finished round's line is appended to
     ``rounds.jsonl`` once. Returns every line of the file."""
     if not (s.start_model / CARD_FILE).is_file():
         raise ValueError(f"--start-model {s.start_model} has no {CARD_FILE} (a `prover-train` SFT output folder)")
+    check_sft_config(s)
     _check_settings(s)
     log = s.out / "rounds.jsonl"
-    done = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines() if x.strip()] if log.is_file() else []
+    done = read_rounds(log)
     have = {x["round"] for x in done}
     for r in range(rounds + 1):
         if r in have:

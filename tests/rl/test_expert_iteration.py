@@ -61,6 +61,12 @@ class FakeRun:
         return subprocess.CompletedProcess(argv, 0)
 
 
+@pytest.fixture(autouse=True)
+def _in_the_repository(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default ``--sft-config`` is relative to the repository, where the driver runs."""
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+
+
 @pytest.fixture
 def start_model(tmp_path: Path) -> Path:
     model = tmp_path / "start"
@@ -146,3 +152,35 @@ def test_a_start_model_without_a_card_is_a_clear_error(tmp_path: Path, capsys: p
     assert ei.main(["--rounds", "1", "--start-model", str(tmp_path), "--out", str(tmp_path / "ei")]) == 2
     assert "has no tactic-model.json" in capsys.readouterr().err
     assert ei.main(["--rounds", "0", "--start-model", str(tmp_path)]) == 2
+
+
+def test_a_bad_rounds_line_is_one_line_naming_file_and_line(tmp_path: Path, start_model: Path,
+                                                            monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(ei.subprocess, "run", FakeRun())
+    out = tmp_path / "ei"
+    args = ["--rounds", "1", "--start-model", str(start_model), "--out", str(out)]
+    assert ei.main(args) == 0
+    log = out / "rounds.jsonl"
+    good = log.read_text()
+    for bad, needle in [('{"model": "m"}\n', "no integer"), ("{not json\n", "not JSON")]:
+        log.write_text(good + bad)
+        capsys.readouterr()
+        assert ei.main(args) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"expert_iteration: {log}:3: ") and needle in err and err.count("\n") == 1
+
+
+def test_a_bad_sft_config_fails_before_any_stage_runs(tmp_path: Path, start_model: Path,
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    fake = FakeRun()
+    monkeypatch.setattr(ei.subprocess, "run", fake)
+    out = tmp_path / "ei"
+    base = ["--rounds", "1", "--start-model", str(start_model), "--out", str(out)]
+    assert ei.main([*base, "--sft-override", "sft.examples=-1"]) == 2
+    err = capsys.readouterr().err
+    assert "sft.examples" in err and err.count("\n") == 1
+    assert ei.main([*base, "--sft-config", str(tmp_path / "missing.toml")]) == 2
+    assert "config file not found" in capsys.readouterr().err
+    assert fake.calls == [] and not out.exists()
