@@ -288,7 +288,7 @@ def fill_file(req: FillRequest, *, on_hole: Callable[[HoleResult], None] | None 
     of one proof are proved together (``prover.fill_admit``)."""
     from lean_tools.pool import SessionPool
 
-    from .fill_admit import prove_admits
+    from .fill_admit import FillSteps, prove_admits
     from .fill_verdict import judge
 
     holes = find_holes(req.text)
@@ -304,7 +304,7 @@ def fill_file(req: FillRequest, *, on_hole: Callable[[HoleResult], None] | None 
     with activate(req.project), SessionPool() as pool:
         for group in _groups(chosen):
             if group[0].kind == "admit":
-                done, text = prove_admits(req, text, group, deadline, pool, state)
+                done, text = prove_admits(req, text, group, deadline, pool, state, FillSteps(search_hole, splice))
             else:
                 res, text = _prove_hole(req, text, _same(text, group[0]), deadline, pool, state)
                 done = [res]

@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
@@ -144,10 +145,20 @@ def aux_text(text: str, hole: Hole, lemma: str) -> str:
     return text[: hole.decl_start] + lemma + "\nProof.\nAdmitted.\n" + closers(hole.scopes)
 
 
-def _prove_one(req: FillRequest, text: str, hole: Hole, deadline: float, pool: Any) -> tuple[HoleResult, tuple[str, ...]]:
-    """The goal at one ``admit.`` proved as its auxiliary problem: (the result, its ``Require``s)."""
-    from .fill import search_hole
+@dataclass(frozen=True)
+class FillSteps:
+    """What an ``admit.`` hole borrows from ``prover.fill`` (passed in, so that this module never
+    imports it): ``search_hole`` proves an admitted lemma of a text, ``splice`` writes a proof
+    into the file and checks it."""
 
+    search_hole: Callable[..., Any]
+    splice: Callable[..., tuple[str | None, str]]
+
+
+def _prove_one(
+    req: FillRequest, text: str, hole: Hole, deadline: float, pool: Any, steps: FillSteps
+) -> tuple[HoleResult, tuple[str, ...]]:
+    """The goal at one ``admit.`` proved as its auxiliary problem: (the result, its ``Require``s)."""
     t0 = time.monotonic()
     base = HoleResult(name=hole.label, kind="admit", status="not_proved")
     if not hole.fillable:
@@ -162,7 +173,7 @@ def _prove_one(req: FillRequest, text: str, hole: Hole, deadline: float, pool: A
         return base.model_copy(update={"reason": reason}), ()
     aux = aux_text(text, hole, lemma)
     aux_hole = next(h for h in find_holes(aux) if h.name == name)
-    found = search_hole(req, aux, aux_hole, deadline, pool)
+    found = steps.search_hole(req, aux, aux_hole, deadline, pool)
     if isinstance(found, HoleResult):
         return base.model_copy(update={"reason": found.reason, "seconds": found.seconds, "checker_cpu_s": found.checker_cpu_s}), ()
     result = found.result.model_copy(update={"name": hole.label, "kind": "admit", "seconds": round(time.monotonic() - t0, 3)})
@@ -170,17 +181,15 @@ def _prove_one(req: FillRequest, text: str, hole: Hole, deadline: float, pool: A
 
 
 def prove_admits(
-    req: FillRequest, text: str, group: Sequence[Hole], deadline: float, pool: Any, state: Requires
+    req: FillRequest, text: str, group: Sequence[Hole], deadline: float, pool: Any, state: Requires, steps: FillSteps
 ) -> tuple[list[HoleResult], str]:
     """Prove the chosen ``admit.``s of one proof (``group``, file order); (their results, the file
     after them). The scripts are written only when every ``admit.`` of the proof is proved."""
-    from .fill import splice
-
     results: list[HoleResult] = []
     requires: list[str] = []
     for target in group:
         current = next(h for h in find_holes(text) if h.label == target.label)
-        res, needs = _prove_one(req, text, current, deadline, pool)
+        res, needs = _prove_one(req, text, current, deadline, pool, steps)
         results.append(res)
         requires += [r for r in needs if r not in requires]
     every = [h for h in find_holes(text) if h.kind == "admit" and h.qualified == group[0].qualified]
@@ -199,7 +208,7 @@ def prove_admits(
         return t
 
     last = every[-1]
-    filled, reason = splice(text, last, write, requires, state, check=True)
+    filled, reason = steps.splice(text, last, write, requires, state, check=True)
     if filled is None:
         return [r.model_copy(update={"status": "not_proved", "reason": reason}) for r in results], text
     return results, filled
