@@ -11,6 +11,7 @@ Which runs appear is chosen by a manifest (TOML, default ``results/table.toml``)
     split = "test"                               # checked against the problems' split when they have one
     use = "held-out"                             # optional: held-out | development | tuned-on
     preset = "default"                           # optional: checked against the run's config
+                                                 # (a note may follow in parentheses: "lm (round 2)")
     union = [{db = "minif2f-rocq-test/hammer@3ccef1f.db", label = "hammer"}]   # optional
 
 (a union row's ``preset`` names the combination and is not checked against one config).
@@ -162,7 +163,7 @@ def build_row(entry: Entry) -> Row:
         raise TableError(f"{entry.db}: the manifest says split {entry.split!r}, the run's problems are "
                          f"{', '.join(sorted(splits))}")
     preset = config.get("preset", "") if isinstance(config, dict) else ""
-    if entry.preset and preset and entry.preset != preset and not entry.union:
+    if entry.preset and preset and entry.preset.split(" (")[0] != preset and not entry.union:
         raise TableError(f"{entry.db}: the manifest says preset {entry.preset!r}, the run's config says {preset!r}")
     passk = analysis.pass_table(run)
     all_attempts = [a for atts in run.attempts.values() for a in atts]

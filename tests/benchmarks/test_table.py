@@ -58,12 +58,12 @@ def test_rows_come_from_the_database(tmp_path, toy_db):
         tmp_path,
         'db = "runs/toy.db"\nlabel = "default"\ncode_version = "aaaaaaa"\nsuite = "Toy"\nsplit = "test"\nuse = "held-out"',
         'db = "runs/toy.db"\nlabel = "default"\ncode_version = "bbbbbbb"\nsuite = "Toy"\nsplit = "test"\n'
-        'use = "tuned-on"\npreset = "default"',
+        'use = "tuned-on"\npreset = "default (second run)"',
         'db = "runs/toy.db"\nlabel = "sweep"\nsuite = "Toy"\nsplit = "test"\nuse = "development"\npreset = "policy"',
     )
     assert table(manifest) == HEADER + "\n" + (
         "| Toy | test (held out) | default | 1/4 | 25.0% | 5 s CPU | 5 | `aaaaaaa` |\n"
-        "| Toy | test (read while tuning) | default | 3/4 | 75.0% | 5 s CPU | 5 | `bbbbbbb` |\n"
+        "| Toy | test (read while tuning) | default (second run) | 3/4 | 75.0% | 5 s CPU | 5 | `bbbbbbb` |\n"
         "| Toy | test (development) | policy | 1/2 | 25.0% | 60 s | 5 | `not recorded` |\n")
 
 
@@ -80,6 +80,8 @@ def test_budget_wording():
     ('db = "runs/toy.db"\nlabel = "sweep"\nsuite = "Toy"\nsplit = "valid"', "the run's problems are test"),
     (('db = "runs/toy.db"\nlabel = "default"\ncode_version = "aaaaaaa"\nsuite = "Toy"\nsplit = "test"\n'
       'preset = "hammer"'), "the run's config says 'default'"),
+    (('db = "runs/toy.db"\nlabel = "default"\ncode_version = "aaaaaaa"\nsuite = "Toy"\nsplit = "test"\n'
+      'preset = "hammer (default)"'), "the run's config says 'default'"),
     ('db = "runs/missing.db"\nlabel = "x"\nsuite = "Toy"\nsplit = "test"', "no such results database"),
     ('db = "runs/toy.db"\nlabel = "sweep"\nsuite = "Toy"\nsplit = "test"\nuse = "tuned"', "use 'tuned' is not one of"),
     ('db = "runs/toy.db"\nlabel = "sweep"\nsuite = "Toy"', "field 'split' is required"),
