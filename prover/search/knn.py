@@ -104,6 +104,24 @@ def normalise(tactic: str) -> str:
     return text[:-1].rstrip() if text.endswith(".") else text
 
 
+def step_candidates(tactics: list[str], goal_text: str, taken: set[str], *, timeout: float, cost: float,
+                    tag: str) -> tuple[list[Candidate], int]:
+    """A data-driven source's tactics as step candidates, in order: those already in ``taken``
+    are dropped, the rest added to it; one naming a hypothesis absent from the goal is skipped.
+    Returns (the candidates, how many were skipped)."""
+    out: list[Candidate] = []
+    skipped = 0
+    for tac in tactics:
+        if tac in taken:
+            continue
+        taken.add(tac)
+        if names_absent_hypothesis(tac, goal_text):
+            skipped += 1
+            continue
+        out.append(Candidate(tactic=tac, kind="step", timeout=timeout, cost=cost, tag=tag))
+    return out, skipped
+
+
 @dataclass
 class KnnSource:
     """The index of one search, with what it cost and proposed so far (shared by the sessions of
@@ -126,16 +144,9 @@ class KnnSource:
         focused), without the tactics in ``taken`` (normalised registry tactics of the node)."""
         t0 = time.monotonic()
         try:
-            tactics = self._tactics(goal_text, others)
-            out: list[Candidate] = []
-            for tac in tactics:
-                if tac in taken:
-                    continue
-                taken.add(tac)
-                if names_absent_hypothesis(tac, goal_text):
-                    self.skipped += 1
-                    continue
-                out.append(Candidate(tactic=tac, kind="step", timeout=self.timeout, cost=KNN_COST, tag=KNN_TAG))
+            out, skipped = step_candidates(self._tactics(goal_text, others), goal_text, taken,
+                                           timeout=self.timeout, cost=KNN_COST, tag=KNN_TAG)
+            self.skipped += skipped
             return out
         finally:
             self.seconds += time.monotonic() - t0

@@ -45,7 +45,7 @@ from typing import Any, Protocol
 
 from ..presets import KNN_SETUP
 from .goal import Candidate
-from .knn import _REFUSED, names_absent_hypothesis, normalise
+from .knn import _REFUSED, normalise, step_candidates
 from .lm_card import CardError, TacticModelCard, read_card
 from .lm_prompt import parse_completion, tactic_prompt
 
@@ -316,15 +316,9 @@ class LmSource:
         candidates; the ones returned are added to it)."""
         t0 = time.monotonic()
         try:
-            out: list[Candidate] = []
-            for tac in self._tactics(goal_text, others):
-                if tac in taken:
-                    continue
-                taken.add(tac)
-                if names_absent_hypothesis(tac, goal_text):
-                    self.skipped += 1
-                    continue
-                out.append(Candidate(tactic=tac, kind="step", timeout=self.timeout, cost=LM_COST, tag=LM_TAG))
+            out, skipped = step_candidates(self._tactics(goal_text, others), goal_text, taken,
+                                           timeout=self.timeout, cost=LM_COST, tag=LM_TAG)
+            self.skipped += skipped
             return out
         finally:
             self.seconds += time.monotonic() - t0
