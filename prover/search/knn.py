@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 import time
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -104,6 +105,17 @@ def normalise(tactic: str) -> str:
     return text[:-1].rstrip() if text.endswith(".") else text
 
 
+def usable_tactics(tactics: Iterable[str]) -> list[str]:
+    """A source's tactics, normalised (``normalise``), in order, each once: empty ones,
+    ``admit``/``give_up`` and ``...``-terminated ones (``Proof with`` shorthand) left out."""
+    seen: list[str] = []
+    for raw in tactics:
+        tac = normalise(raw)
+        if tac and not tac.endswith(".") and not _REFUSED.search(tac) and tac not in seen:
+            seen.append(tac)
+    return seen
+
+
 def step_candidates(tactics: list[str], goal_text: str, taken: set[str], *, timeout: float, cost: float,
                     tag: str) -> tuple[list[Candidate], int]:
     """A data-driven source's tactics as step candidates, in order: those already in ``taken``
@@ -155,10 +167,5 @@ class KnnSource:
         """The index's distinct usable tactics for the goal, best first (asked once per goal)."""
         key = (goal_text, others)
         if key not in self._asked:
-            seen: list[str] = []
-            for s in self.index.suggest(goal_text, self.k, others=others):
-                tac = normalise(s.tactic)
-                if tac and not tac.endswith(".") and not _REFUSED.search(tac) and tac not in seen:
-                    seen.append(tac)
-            self._asked[key] = seen
+            self._asked[key] = usable_tactics(s.tactic for s in self.index.suggest(goal_text, self.k, others=others))
         return self._asked[key]

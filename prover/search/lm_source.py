@@ -45,7 +45,7 @@ from typing import Any, Protocol
 
 from ..presets import KNN_SETUP
 from .goal import Candidate
-from .knn import _REFUSED, normalise, step_candidates
+from .knn import step_candidates, usable_tactics
 from .lm_card import CardError, TacticModelCard, read_card
 from .lm_prompt import parse_completion, tactic_prompt
 
@@ -337,10 +337,5 @@ class LmSource:
                 self.failed += 1
                 found = []
             self.tokens += sum(p.tokens for p in found)
-            seen: list[str] = []
-            for p in found:
-                tac = normalise(p.tactic)
-                if tac and not tac.endswith(".") and not _REFUSED.search(tac) and tac not in seen:
-                    seen.append(tac)
-            self._asked[key] = seen
+            self._asked[key] = usable_tactics(p.tactic for p in found)
         return self._asked[key]
