@@ -279,12 +279,13 @@ def cmd_run(args) -> int:
 
 
 def _budgeted(preset, config: dict, seconds: float) -> dict:
-    """A preset's config with its budget set to ``seconds`` when that differs from its own."""
+    """A preset's config (``config``: as ``cmd_run`` resolved it, its sources identified) with its
+    budget set to ``seconds`` when that differs from its own."""
     if preset is None or seconds == preset.config.get("budget", {}).get("seconds"):
         return config
-    from .presets import identify_sources, with_budget
+    from .presets import set_budget
 
-    return identify_sources(with_budget(preset, seconds))
+    return set_budget(config, seconds)
 
 
 def _budgets(text: str) -> list[float]:

@@ -143,10 +143,15 @@ register(Preset(
 
 def with_budget(preset: Preset, seconds: float) -> dict:
     """The preset's config with its budget set to ``seconds`` (``--timeout``): a preset chooses
-    what runs, the command how long. The search's ``seconds`` keep the preset's clock (coqtop CPU
-    for ``default``, wall time for ``baseline`` and ``hammer``); ``hammer``'s own call gets all
-    but 5 s of it."""
-    config = {**preset.config, "budget": {**preset.config.get("budget", {}), "seconds": float(seconds)}}
+    what runs, the command how long (``set_budget``)."""
+    return set_budget(preset.config, seconds)
+
+
+def set_budget(config: dict, seconds: float) -> dict:
+    """A preset config (``config``, possibly with ``identify_sources``' keys) with its budget set
+    to ``seconds``. The search's ``seconds`` keep the preset's clock (coqtop CPU for ``default``,
+    wall time for ``baseline`` and ``hammer``); ``hammer``'s own call gets all but 5 s of it."""
+    config = {**config, "budget": {**config.get("budget", {}), "seconds": float(seconds)}}
     if config["budget"].get("hammer") == "only":
         config["budget"]["hammer_seconds"] = max(5.0, float(seconds) - 5.0)
     return config
@@ -247,17 +252,17 @@ def _model_parts(folder: Path) -> list:
     import json
 
     from prover.search.lm_card import read_card
-
-    card = json.loads((folder / "tactic-model.json").read_text(encoding="utf-8"))
-    card.pop("base", None)
-    parts: list = [json.dumps(card, sort_keys=True).encode()]
-    adapter = read_card(folder).adapter_path(folder)
-    if adapter is not None and adapter.is_dir():
-        parts += sorted(p for p in adapter.rglob("*") if p.is_file())
     from prover.search.lm_source import LmUnavailable, base_folder
 
+    card = read_card(folder)
+    raw = json.loads((folder / "tactic-model.json").read_text(encoding="utf-8"))
+    raw.pop("base", None)
+    parts: list = [json.dumps(raw, sort_keys=True).encode()]
+    adapter = card.adapter_path(folder)
+    if adapter is not None and adapter.is_dir():
+        parts += sorted(p for p in adapter.rglob("*") if p.is_file())
     with contextlib.suppress(LmUnavailable, OSError, ValueError):  # a base not found: the card alone
-        base = base_folder(read_card(folder), folder)
+        base = base_folder(card, folder)
         parts += [f for f in (base / "config.json", base / "prover-model.json") if f.is_file()]
     return parts
 
