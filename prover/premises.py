@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeVar
 
-from lean_tools.rocq.holes import Hole, Scope, _head, _scope_change
+from lean_tools.rocq.holes import TERMINATORS, Hole, Scope, scope_change, unbulleted
 from lean_tools.rocq.project import RocqProject
 from lean_tools.types import Record
 
@@ -57,7 +57,6 @@ _ATTRIBUTES = r"(?:#\[[^\]]*\]\s*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Pr
 _DECL = re.compile(rf"{_ATTRIBUTES}(?P<kw>{'|'.join(_KINDS)})\s+(?P<name>[A-Za-z_][\w']*)")
 _CONTEXT = re.compile(rf"{_ATTRIBUTES}(?:Variables?|Hypothes[ie]s|Context|Let)\b")
 _REQUIRE = re.compile(r"(?:From\s+(?P<prefix>[\w'.]+)\s+)?Require\s+(?:(?:Import|Export)\s+)?(?P<names>.*)\.$", re.S)
-_TERMINATORS = ("Qed", "Defined", "Admitted", "Abort", "Save")
 SHOWN_CHARS = 400
 """A statement longer than this is cut in the prompt (a long definition's body)."""
 
@@ -124,7 +123,7 @@ def _walk(text: str) -> _Walk:
     masked = mask(text, "rocq")
     shown = mask(text, "rocq", strings=False)
     sents = rocq_sentences(masked)
-    heads = [_head(masked, s) for s in sents]
+    heads = [unbulleted(masked, s) for s in sents]
     stack: list[Scope] = []
     ids: list[int] = []
     scopes: list[Scope] = []
@@ -135,7 +134,7 @@ def _walk(text: str) -> _Walk:
         here, head, depth = sents[i].start, heads[i], len(stack)
         sentence = " ".join(shown[here : sents[i].end].split())
         i += 1
-        if _scope_change(head, stack):
+        if scope_change(head, stack):
             if len(stack) > depth:
                 scopes.append(stack[-1])
                 ids.append(len(scopes) - 1)
@@ -168,7 +167,7 @@ def _terminator(heads: Sequence[str], i: int) -> tuple[str, int]:
     j = i
     while j < len(heads):
         word = heads[j].split(" ")[0].rstrip(".")
-        if word in _TERMINATORS:
+        if word in TERMINATORS:
             return word, j + 1
         if _DECL.match(heads[j]):
             return "", j

@@ -35,7 +35,8 @@ THEOREM_KEYWORDS = ("Theorem", "Lemma", "Fact", "Remark", "Corollary", "Proposit
 _DEFINITION_KEYWORDS = ("Instance", "Definition")
 _ATTRIBUTES = r"(?:#\[[^\]]*\]\s*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Program|Existing)\s+)*"
 _DECL = re.compile(rf"{_ATTRIBUTES}(?P<kw>{'|'.join(THEOREM_KEYWORDS + _DEFINITION_KEYWORDS)})\s+(?P<name>[A-Za-z_][\w']*)?")
-_TERMINATORS = ("Qed", "Defined", "Admitted", "Abort", "Save")
+TERMINATORS = ("Qed", "Defined", "Admitted", "Abort", "Save")
+"""The sentences that end a proof."""
 _BULLETS = re.compile(r"\A(?:[-+*]+|[{}])\s*")
 
 
@@ -104,7 +105,7 @@ class Hole(BaseModel):
         return self.qualified if self.kind == "admitted" else f"{self.qualified}#admit{self.index + 1}"
 
 
-def _head(masked: str, s: Sentence) -> str:
+def unbulleted(masked: str, s: Sentence) -> str:
     """The sentence without leading bullets and braces, whitespace collapsed."""
     text = masked[s.start : s.end]
     while True:
@@ -115,7 +116,7 @@ def _head(masked: str, s: Sentence) -> str:
     return " ".join(text.split())
 
 
-def _scope_change(head: str, stack: list[Scope]) -> bool:
+def scope_change(head: str, stack: list[Scope]) -> bool:
     """Update ``stack`` for a ``Section``/``Module``/``End`` sentence; True when it was one."""
     m = re.match(r"Section\s+([\w']+)\s*\.$", head)
     if m:
@@ -149,12 +150,12 @@ def find_holes(text: str) -> list[Hole]:
     """Every hole of ``text``, in file order (see the module docstring)."""
     masked = mask(text, "rocq")
     sents = rocq_sentences(masked)
-    heads = [_head(masked, s) for s in sents]
+    heads = [unbulleted(masked, s) for s in sents]
     stack: list[Scope] = []
     holes: list[Hole] = []
     i = 0
     while i < len(sents):
-        if _scope_change(heads[i], stack):
+        if scope_change(heads[i], stack):
             i += 1
             continue
         m = _is_decl(heads[i])
@@ -162,7 +163,7 @@ def find_holes(text: str) -> list[Hole]:
             i += 1
             continue
         j = i + 1
-        while j < len(sents) and heads[j].split(" ")[0].rstrip(".") not in _TERMINATORS and _is_decl(heads[j]) is None:
+        while j < len(sents) and heads[j].split(" ")[0].rstrip(".") not in TERMINATORS and _is_decl(heads[j]) is None:
             j += 1
         if j < len(sents) and _is_decl(heads[j]) is None:
             holes += _holes_of(m, tuple(stack), sents, heads, i, j)
@@ -274,8 +275,8 @@ def requires_point(text: str) -> int:
     for s in rocq_sentences(masked):
         if s.start >= limit:
             break
-        head = _head(masked, s)
-        if not _scope_change(head, stack) and not stack and _REQUIRE.match(head):
+        head = unbulleted(masked, s)
+        if not scope_change(head, stack) and not stack and _REQUIRE.match(head):
             point = s.end
     if point >= 0:
         return point
