@@ -31,7 +31,16 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from lean_tools.rocq.holes import Hole, after_requires, closers, fill, find_holes, insert_requires, requires_point
+from lean_tools.rocq.holes import (
+    Hole,
+    after_requires,
+    closers,
+    fill,
+    find_holes,
+    hole_labelled,
+    insert_requires,
+    requires_point,
+)
 from lean_tools.rocq.project import RocqProject, activate
 
 from .config import ProverConfig
@@ -263,15 +272,10 @@ def _prove_hole(req: FillRequest, text: str, hole: Hole, deadline: float, pool: 
     if isinstance(found, HoleResult):
         return found, text
     script = found.result.proof or ""
-    filled, reason = splice(text, hole, lambda t: fill(t, _same(t, hole), script), found.requires, state, check=False)
+    filled, reason = splice(text, hole, lambda t: fill(t, hole_labelled(t, hole.label), script), found.requires, state, check=False)
     if filled is None:
         return found.result.model_copy(update={"status": "not_proved", "reason": reason}), text
     return found.result, filled
-
-
-def _same(text: str, hole: Hole) -> Hole:
-    """``hole`` as found again in ``text`` (the same label; offsets moved by added lines)."""
-    return next(h for h in find_holes(text) if h.label == hole.label)
 
 
 def _closed_by(result) -> str:
@@ -306,7 +310,7 @@ def fill_file(req: FillRequest, *, on_hole: Callable[[HoleResult], None] | None 
             if group[0].kind == "admit":
                 done, text = prove_admits(req, text, group, deadline, pool, state, FillSteps(search_hole, splice))
             else:
-                res, text = _prove_hole(req, text, _same(text, group[0]), deadline, pool, state)
+                res, text = _prove_hole(req, text, hole_labelled(text, group[0].label), deadline, pool, state)
                 done = [res]
             results += done
             if on_hole is not None:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
-from lean_tools.rocq.holes import Hole, closers, fill, find_holes
+from lean_tools.rocq.holes import Hole, closers, fill, find_holes, hole_labelled
 
 from .records import HoleResult
 
@@ -188,8 +188,7 @@ def prove_admits(
     results: list[HoleResult] = []
     requires: list[str] = []
     for target in group:
-        current = next(h for h in find_holes(text) if h.label == target.label)
-        res, needs = _prove_one(req, text, current, deadline, pool, steps)
+        res, needs = _prove_one(req, text, hole_labelled(text, target.label), deadline, pool, steps)
         results.append(res)
         requires += [r for r in needs if r not in requires]
     every = [h for h in find_holes(text) if h.kind == "admit" and h.qualified == group[0].qualified]
@@ -203,8 +202,7 @@ def prove_admits(
 
     def write(t: str) -> str:
         for k in reversed(range(len(scripts))):  # the last first: the earlier ones keep their labels
-            h = next(h for h in find_holes(t) if h.kind == "admit" and h.qualified == every[0].qualified and h.index == k)
-            t = fill(t, h, scripts[k])
+            t = fill(t, hole_labelled(t, every[k].label), scripts[k])
         return t
 
     last = every[-1]

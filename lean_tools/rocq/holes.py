@@ -171,6 +171,12 @@ def find_holes(text: str) -> list[Hole]:
     return holes
 
 
+
+def hole_labelled(text: str, label: str) -> Hole:
+    """The hole of ``text`` named ``label`` (``Hole.label``): a hole found again after the text
+    changed around it (its offsets move with lines added or filled before it)."""
+    return next(h for h in find_holes(text) if h.label == label)
+
 def _holes_of(m: re.Match[str], scopes: tuple[Scope, ...], sents: Sequence[Sentence], heads: Sequence[str], i: int, j: int) -> list[Hole]:
     """The holes of the proof of declaration ``i`` whose terminator is sentence ``j``."""
     term = heads[j].split(" ")[0].rstrip(".")
