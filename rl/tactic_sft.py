@@ -130,13 +130,11 @@ def first_word(tactic: str) -> str:
 
 
 def stop_token_ids(policy: LMPolicy) -> list[int]:
-    """End-of-text plus every vocabulary token whose text contains a newline: decoding stops there."""
-    ids = {policy.eos_token_id}
-    vocab = policy.tokenizer.get_vocab()
-    for tid in vocab.values():
-        if "\n" in policy.tokenizer.decode([tid]):
-            ids.add(int(tid))
-    return sorted(ids)
+    """End-of-text plus every vocabulary token whose text contains a newline: decoding stops there
+    (``prover.search.lm_source.stop_ids``, the set the search stops its beams at)."""
+    from prover.search.lm_source import stop_ids
+
+    return list(stop_ids(policy.tokenizer, policy.eos_token_id))
 
 
 @dataclass(frozen=True)

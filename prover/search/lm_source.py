@@ -158,11 +158,7 @@ class TransformersTacticModel:
             if bar:
                 hf_logging.enable_progress_bar()
         model.eval()
-        vocab = tokenizer.get_vocab()
-        stop = {i for tok, i in vocab.items() if "\n" in tokenizer.convert_tokens_to_string([tok])}
-        if tokenizer.eos_token_id is not None:
-            stop.add(int(tokenizer.eos_token_id))
-        return cls(model, tokenizer, card, tuple(sorted(stop)))
+        return cls(model, tokenizer, card, stop_ids(tokenizer, tokenizer.eos_token_id))
 
     def complete(self, prompt: str, k: int) -> list[Completion]:
         """``k`` beams of a beam search on ``prompt`` (length penalty 0: a beam's score is the sum
@@ -190,6 +186,16 @@ class TransformersTacticModel:
     def propose(self, prompt: str, k: int) -> list[Proposal]:
         """Up to ``k`` distinct tactics from ``complete`` (``proposals``)."""
         return proposals(self.complete(prompt, k))
+
+
+def stop_ids(tokenizer: Any, eos: int | None) -> tuple[int, ...]:
+    """Token ids that end a tactic completion, sorted: every vocabulary token whose text holds a
+    newline, and ``eos`` (the end-of-text token; None: none). The trainer's evaluation decodes with
+    the same set."""
+    stop = {int(i) for tok, i in tokenizer.get_vocab().items() if "\n" in tokenizer.convert_tokens_to_string([tok])}
+    if eos is not None:
+        stop.add(int(eos))
+    return tuple(sorted(stop))
 
 
 def base_folder(card: TacticModelCard, folder: Path) -> Path:
