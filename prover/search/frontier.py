@@ -6,7 +6,8 @@ clock; ``attempt``/``push``/``candidates`` are the search's steps. A search that
 new session after a candidate killed the old one (``SessionLost``) carries over what it learnt
 by goal text (``before``). With a k-NN tactic source (``knn.py``) and/or a tactic language
 model (``lm_source.py``) ``candidates`` puts their proposals between the registry's closers and
-steps: the index's first, then the model's.
+steps: the index's first, then the model's, which is asked only when no closer or suggestion
+finished the node.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
@@ -227,7 +229,11 @@ class SessionSearch:
             self.searched[key] = cands
         return self.searched[key]
 
-    def candidates(self, node: Node) -> list[Candidate]:
+    def candidates(self, node: Node) -> Iterator[Candidate]:
+        """The node's candidates in the order they are tried: the registry's closers (and the
+        library's), the k-NN suggestions, the model's proposals, the steps. A generator: the
+        model is called only when the search gets past the closers and the suggestions (the
+        caller stops iterating once a proof is accepted)."""
         closers, steps = self.table.candidates(
             node.goals[0], node.depth, others=len(node.goals) - 1, ctx=self.ctx, facts=node.facts
         )
@@ -241,9 +247,15 @@ class SessionSearch:
             scale = self.budget.root_timeout_scale
             closers = [c.model_copy(update={"timeout": c.timeout * scale}) for c in closers]
         if self.knn is None and self.lm is None:
-            return closers + steps
+            yield from closers + steps
+            return
         taken = {normalise(c.tactic) for c in (*closers, *steps)}
         goal, others = node.goals[0], len(node.goals) - 1
-        knn = self.knn.candidates(goal, others, taken) if self.knn is not None else []
-        lm = self.lm.candidates(goal, others, taken) if self.lm is not None and self.lm.affordable(self.left()) else []
-        return closers + knn + lm + steps
+        yield from closers
+        if self.knn is not None:
+            yield from self.knn.candidates(goal, others, taken)
+        # The model is asked only once the closers and the index's suggestions have been tried
+        # and none finished the goal: a node a closer proves costs no model call.
+        if self.lm is not None and not self.out_of_budget() and self.lm.affordable(self.left()):
+            yield from self.lm.candidates(goal, others, taken)
+        yield from steps

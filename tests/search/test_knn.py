@@ -70,10 +70,10 @@ def test_candidates_without_knn_are_the_registrys_and_with_it_sit_between_closer
     closers, steps = ROCQ.candidates(goal, 1, ctx=SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq").ctx)
     cap = SearchBudget().inner_timeout
     closers = [c if c.timeout <= cap else c.model_copy(update={"timeout": cap}) for c in closers]
-    off = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq").candidates(node)
+    off = list(SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq").candidates(node))
     assert off == closers + steps
     src = KnnSource(load_index(_index(tmp_path / "knn", USEFUL + INERT)))
-    on = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", knn=src).candidates(node)
+    on = list(SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", knn=src).candidates(node))
     added = [c for c in on if c.tag == "knn"]
     assert [c.tactic for c in added] == ["apply seq_NoDup"]
     assert on == closers + added + steps

@@ -117,16 +117,32 @@ class _Index:
 def test_model_proposals_sit_after_the_knn_ones_and_before_the_steps():
     node = Node(0.0, 0, 1, (ROOT,), (), (), 1)
     plain = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq")
-    base = plain.candidates(node)
+    base = list(plain.candidates(node))
     closers = [c for c in base if c.kind == "close"]
     steps = base[len(closers):]
     lm = LmSource(StrictModel({(ROOT, 0): ANSWER}))
-    on = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", lm=lm).candidates(node)
+    on = list(SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", lm=lm).candidates(node))
     assert on == closers + [c for c in on if c.tag == "lm"] + steps
     assert [c.tactic for c in on if c.tag == "lm"] == ["apply seq_NoDup"]
-    both = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", knn=KnnSource(_Index()),  # type: ignore[arg-type]
-                         lm=LmSource(StrictModel({(ROOT, 0): ANSWER}))).candidates(node)
+    both = list(SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", knn=KnnSource(_Index()),  # type: ignore[arg-type]
+                              lm=LmSource(StrictModel({(ROOT, 0): ANSWER}))).candidates(node))
     assert [c.tag for c in both if c.tag in ("knn", "lm")] == ["knn", "knn"]  # the model's only tactic came from the index
+
+
+def test_the_model_is_asked_only_once_the_closers_and_suggestions_are_tried():
+    node = Node(0.0, 0, 1, (ROOT,), (), (), 1)
+    closers = [c for c in SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq").candidates(node)
+               if c.kind == "close"]
+    model = StrictModel({(ROOT, 0): ANSWER})
+    lm = LmSource(model)
+    tried = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", knn=KnnSource(_Index()), lm=lm)  # type: ignore[arg-type]
+    lazy = tried.candidates(node)
+    first = [next(lazy) for _ in range(len(closers) + 2)]  # the closers and the index's two suggestions
+    assert [c.tag for c in first[-2:]] == ["knn", "knn"]
+    assert model.prompts == [] and lm.calls == 0  # a closer that proves the node here costs no call
+    rest = list(lazy)
+    assert lm.calls == 1 and len(model.prompts) == 1
+    assert all(c.tag != "knn" for c in rest)
 
 
 class _CpuSession:
@@ -140,11 +156,11 @@ def test_model_time_is_charged_to_the_budget_and_a_spent_budget_asks_nothing():
     model = StrictModel({(ROOT, 0): ANSWER}, delay=0.3)
     search = SessionSearch(_CpuSession(), ROCQ, budget, HEADER, STATEMENT, "rocq", lm=LmSource(model))
     assert search.used() < 0.1
-    search.candidates(Node(0.0, 0, 1, (ROOT,), (), (), 0))
+    list(search.candidates(Node(0.0, 0, 1, (ROOT,), (), (), 0)))
     assert search.used() >= 0.3 and search.lm is not None and search.lm.seconds >= 0.3
     tight = SessionSearch(_CpuSession(), ROCQ, budget.model_copy(update={"seconds": 0.5}), HEADER, STATEMENT, "rocq",
                           lm=LmSource(StrictModel({})))
-    assert [c for c in tight.candidates(Node(0.0, 0, 1, (ROOT,), (), (), 0)) if c.tag == "lm"] == []
+    assert [c for c in list(tight.candidates(Node(0.0, 0, 1, (ROOT,), (), (), 0))) if c.tag == "lm"] == []
     slow = LmSource(StrictModel({}))
     assert not slow.affordable(0.9) and slow.affordable(1.0)
     slow.seconds, slow.calls = 6.0, 2  # calls of 3 s: not started with less left
