@@ -34,6 +34,11 @@ class Attempt:
     checker_cpu_s: float
     wall_s: float
     reason: str
+    model_s: float | None = None
+    """The tactic model's seconds inside the attempt; None = unknown (not measured, or a database
+    written before the column existed)."""
+    knn_s: float | None = None
+    """The k-NN index's seconds inside the attempt; None = unknown."""
 
 
 @dataclass
@@ -105,15 +110,22 @@ def load(paths: list[str | Path]) -> Dataset:
                                         (run.run_key,)).fetchone()[0]
                 for a in c.execute("SELECT * FROM attempts WHERE run_key=? AND status='done' ORDER BY problem_id, seed",
                                    (run.run_key,)):
-                    run.attempts.setdefault(a["problem_id"], []).append(Attempt(
-                        a["problem_id"], a["seed"], a["outcome"], a["tokens"] or 0, a["checker_cpu_s"] or 0.0,
-                        a["wall_s"] or 0.0, a["reason"] or ""))
+                    run.attempts.setdefault(a["problem_id"], []).append(_attempt(a))
                 runs.append(run)
     labels = Counter(r.label for r in runs)
     for r in runs:
         if labels[r.label] > 1 and len(paths) > 1:
             r.label = f"{r.label} [{Path(r.source).name}]"
     return Dataset(runs=runs, problems=problems, validation=validation)
+
+
+def _attempt(row) -> Attempt:
+    """An ``attempts`` row (``sqlite3.Row``) as a record; a column the file lacks reads as None."""
+    cols = row.keys()
+    return Attempt(row["problem_id"], row["seed"], row["outcome"], row["tokens"] or 0, row["checker_cpu_s"] or 0.0,
+                   row["wall_s"] or 0.0, row["reason"] or "",
+                   model_s=row["model_s"] if "model_s" in cols else None,
+                   knn_s=row["knn_s"] if "knn_s" in cols else None)
 
 
 def excluded(ds: Dataset, suite: str) -> list[tuple[str, str, str]]:
@@ -207,6 +219,26 @@ def run_summary(ds: Dataset, run: Run) -> dict:
         "wall_s": round(sum(a.wall_s for a in all_atts), 3),
         "solved_problems": sorted(ds.problems.get(p, {}).get("name", p) for p in run.solved()),
         "claimed_not_verified": len(claimed_not_verified(run)),
+        **source_time(all_atts),
+    }
+
+
+def source_time(atts: list[Attempt]) -> dict:
+    """The tactic sources' own time over the attempts where it is known (``model_s`` not None):
+    ``model_s`` (total), ``model_attempts`` (how many attempts it covers), ``model_share`` (sum
+    model_s / sum wall_s of those attempts), ``model_tokens_per_s`` (sum tokens / sum model_s),
+    ``knn_s`` (total over the attempts where the index's time is known). A figure that cannot
+    be computed (nothing known, or a zero divisor) is None, never 0."""
+    known = [a for a in atts if a.model_s is not None]
+    model = sum(a.model_s or 0.0 for a in known)
+    wall = sum(a.wall_s for a in known)
+    knn = [a.knn_s for a in atts if a.knn_s is not None]
+    return {
+        "model_s": round(model, 3) if known else None,
+        "model_attempts": len(known),
+        "model_share": round(model / wall, 6) if known and wall > 0 else None,
+        "model_tokens_per_s": round(sum(a.tokens for a in known) / model, 3) if model > 0 else None,
+        "knn_s": round(sum(knn), 3) if knn else None,
     }
 
 

@@ -10,6 +10,12 @@ Schema version 2 added ``runs.code_version``, ``runs.excluded`` and ``runs.shuff
 version-1 database is upgraded in place when opened for writing (its runs get an empty code
 version, meaning "not recorded") and read as it is when opened read-only.
 
+Nullable columns added without a new version (``_ADDED_COLUMNS``: ``attempts.model_s`` and
+``attempts.knn_s``, the seconds of the tactic model and of the k-NN index inside an attempt) are
+added when a database that lacks them is opened for writing; a row written before they existed,
+or by an attempt function that does not measure them, holds NULL (unknown). Readers of an older
+file opened read-only treat the missing columns as NULL too (``benchmarks.analysis``).
+
 Resume contract: an attempt row is inserted with ``status='running'`` and its owner
 (``host:pid:process-start-time``) just before it is dispatched, and updated to ``done`` when
 its result arrives. ``UNIQUE(run_key, problem_id, seed)`` means an attempt is never recorded
@@ -40,6 +46,10 @@ _UPGRADES = {1: ["ALTER TABLE runs ADD COLUMN code_version TEXT NOT NULL DEFAULT
                  "ALTER TABLE runs ADD COLUMN excluded TEXT NOT NULL DEFAULT '[]'",
                  "ALTER TABLE runs ADD COLUMN shuffle_seed INTEGER"]}
 """Statements that bring a database of version N to N + 1."""
+_ADDED_COLUMNS = (("attempts", "model_s", "REAL"), ("attempts", "knn_s", "REAL"))
+"""(table, column, type) of nullable columns added within the current version; an older file
+opened for writing gets the ones it lacks, and code of the same version that predates them
+still reads and writes it."""
 
 _DDL = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -63,7 +73,7 @@ CREATE TABLE attempts (
   status TEXT NOT NULL CHECK (status IN ('running','done')), owner TEXT NOT NULL,
   started_at REAL NOT NULL, finished_at REAL,
   outcome TEXT CHECK (outcome IN ('proved','failed','timeout','error')),
-  proof TEXT, reason TEXT, tokens INTEGER, checker_cpu_s REAL, wall_s REAL,
+  proof TEXT, reason TEXT, tokens INTEGER, checker_cpu_s REAL, wall_s REAL, model_s REAL, knn_s REAL,
   UNIQUE (run_key, problem_id, seed));
 CREATE INDEX attempts_run ON attempts(run_key, status);
 """
@@ -173,6 +183,8 @@ class ResultsDB:
         missing = {"problems", "validation", "runs", "attempts"} - tables
         if missing:
             raise DBError(f"{self.path} is missing tables: {', '.join(sorted(missing))}")
+        if not self.readonly:
+            _add_missing_columns(conn)
 
     def close(self) -> None:
         self.conn.close()
@@ -251,9 +263,9 @@ class ResultsDB:
         with self._tx():
             self.conn.execute(
                 "UPDATE attempts SET status='done', finished_at=?, outcome=?, proof=?, reason=?, tokens=?,"
-                " checker_cpu_s=?, wall_s=? WHERE id=?",
+                " checker_cpu_s=?, wall_s=?, model_s=?, knn_s=? WHERE id=?",
                 (time.time(), result.outcome, result.proof if result.proved else None, result.reason[:4000],
-                 result.tokens, result.checker_cpu_s, result.wall_s, attempt_id))
+                 result.tokens, result.checker_cpu_s, result.wall_s, result.model_s, result.knn_s, attempt_id))
 
     def delete_outcomes(self, run_key: str, outcomes: tuple[str, ...]) -> int:
         """Forget finished attempts with these outcomes (e.g. ``error``) so they are redone."""
@@ -265,6 +277,16 @@ class ResultsDB:
 
     def _tx(self):
         return _Tx(self.conn)
+
+
+def _add_missing_columns(conn: sqlite3.Connection) -> None:
+    """``ALTER TABLE ... ADD COLUMN`` for each of ``_ADDED_COLUMNS`` the file lacks (existing rows: NULL)."""
+    todo = [(t, c, ty) for t, c, ty in _ADDED_COLUMNS
+            if c not in {r[1] for r in conn.execute(f"PRAGMA table_info({t})")}]
+    if todo:
+        with _Tx(conn):
+            for table, column, kind in todo:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
 
 class _Tx:

@@ -48,6 +48,7 @@ import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
 
 from lean_tools.rocq.project import activate, load_path_args
 from prover.presets import (
@@ -60,6 +61,9 @@ from prover.presets import (
 )
 
 from .problem import AttemptRequest, AttemptResult, BenchProblem
+
+if TYPE_CHECKING:
+    from prover.search import SearchResult
 
 
 @dataclass(frozen=True)
@@ -210,7 +214,9 @@ def search_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
 
     Runs in a benchmark worker's main thread (the hard limit is a ``SIGALRM``). Costs:
     ``checker_cpu_s`` = CPU of the coqtop sessions and ``coqc`` re-checks of the search, each
-    process measured on its own (``lean_tools.sandbox.finished_cpu_seconds``); the final
+    process measured on its own (``lean_tools.sandbox.finished_cpu_seconds``), plus the k-NN
+    index's and the tactic model's seconds, which are also recorded apart (``knn_s``,
+    ``model_s``, with the model's ``tokens``) for every attempt whose search returned; the final
     soundness verdict is not counted (it is the benchmark's, not the prover's).
     """
     if problem.language != "rocq":
@@ -374,16 +380,28 @@ def _search(problem: BenchProblem, config: dict, t0: float) -> AttemptResult:
         res = prove_goal(lambda h: RocqSession(h, default_timeout=timeout, extra_args=extra), header, stmt, "rocq",
                          budget, table=table, checker=checker)
         cpu = finished_cpu_seconds() - cpu0
-    cpu += res.knn_seconds + res.lm_seconds
-    wall = time.monotonic() - t0
+    costs = _costs(res, cpu + res.knn_seconds + res.lm_seconds, time.monotonic() - t0)
     if not res.proved:
         reason = res.reason or "no proof found"
         infra = reason.startswith(("SessionCrashed", "SessionOutOfMemory", "NotInstalled"))
-        return AttemptResult(outcome="error" if infra else "failed", reason=reason, checker_cpu_s=cpu, wall_s=wall,
-                             tokens=res.lm_tokens)
+        return AttemptResult(outcome="error" if infra else "failed", reason=reason, **costs)
     text = candidate_file(problem.text, res.proof or "", requires=checker is None)
     ok, why = recheck(problem, text, timeout=60.0)
     if not ok:
-        return AttemptResult(outcome="failed", reason=f"{RECHECK_REJECTED}: {why}", checker_cpu_s=cpu, wall_s=wall)
-    return AttemptResult(outcome="proved", proof=text, reason=", ".join(res.tags) or why, checker_cpu_s=cpu,
-                         wall_s=wall, tokens=res.lm_tokens)
+        return AttemptResult(outcome="failed", reason=f"{RECHECK_REJECTED}: {why}", **costs)
+    return AttemptResult(outcome="proved", proof=text, reason=", ".join(res.tags) or why, **costs)
+
+
+class _Costs(TypedDict):
+    checker_cpu_s: float
+    wall_s: float
+    tokens: int
+    model_s: float
+    knn_s: float
+
+
+def _costs(res: SearchResult, cpu: float, wall: float) -> _Costs:
+    """The ``AttemptResult`` cost fields of a search's result, the same whatever its outcome:
+    ``cpu`` (sessions, checks, and the two sources' seconds), ``wall``, the model's tokens, and
+    the model's and the index's own seconds (0 for a source the preset does not use)."""
+    return _Costs(checker_cpu_s=cpu, wall_s=wall, tokens=res.lm_tokens, model_s=res.lm_seconds, knn_s=res.knn_seconds)

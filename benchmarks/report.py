@@ -96,11 +96,11 @@ def _run_details(ds: an.Dataset, summ: dict, out: Path) -> list[str]:
                               round(sum(a.tokens for a in atts) / len(atts), 1),
                               round(sum(a.wall_s for a in atts) / len(atts), 3)])
             att_rows += [[r.label, r.suite, name, a.seed, a.outcome, a.tokens, round(a.checker_cpu_s, 3),
-                          round(a.wall_s, 3), a.reason[:300]] for a in atts]
+                          round(a.wall_s, 3), a.reason[:300], _opt(a.model_s), _opt(a.knn_s)] for a in atts]
     _write_csv(out / "problems.csv", ["label", "suite", "problem", "attempts", "proved", "mean_checker_cpu_s",
                                       "mean_tokens", "mean_wall_s"], prob_rows)
     _write_csv(out / "attempts.csv", ["label", "suite", "problem", "seed", "outcome", "tokens", "checker_cpu_s",
-                                      "wall_s", "reason"], att_rows)
+                                      "wall_s", "reason", "model_s", "knn_s"], att_rows)
     return md
 
 
@@ -111,6 +111,7 @@ def _run_detail(ds: an.Dataset, r: an.Run, s: dict) -> list[str]:
         md += ["| k | pass@k | problems with ≥ k attempts |", "|---|---|---|"]
         md += [f"| {k} | {_pct(v)} | {n} |" for k, v, n in pk]
         md.append("")
+    md += _source_time_lines(s)
     for key, title in (("tags", "tag"), ("difficulty", "difficulty")):
         md += _group_table(ds, r, key, title)
     reasons = an.failure_reasons(r)
@@ -125,6 +126,26 @@ def _run_detail(ds: an.Dataset, r: an.Run, s: dict) -> list[str]:
         md += [f"Claimed by the prover but refused by the independent re-check, so **not** counted as solved "
                f"({len(claimed)}): " + ", ".join(f"`{n}`" for n in claimed), ""]
     return md
+
+
+def _opt(x: float | None) -> str | float:
+    """A CSV cell of a figure that may be unknown: empty for None (never 0)."""
+    return "" if x is None else round(x, 3)
+
+
+def _source_time_lines(s: dict) -> list[str]:
+    """The tactic model's share of a run's time (``analysis.source_time``), when any attempt with
+    a recorded model time used the model; a figure that cannot be computed reads "n/a"."""
+    if not s.get("model_s"):
+        return []
+    unknown = s["attempts"] - s["model_attempts"]
+    share = _pct(s["model_share"]) if s["model_share"] is not None else "n/a"
+    rate = f"{s['model_tokens_per_s']:.1f}" if s["model_tokens_per_s"] is not None else "n/a"
+    knn = f"{s['knn_s']:.1f} s" if s["knn_s"] is not None else "n/a"
+    return [f"Tactic model: {s['model_s']:.1f} s in {s['model_attempts']} attempts"
+            + (f" ({unknown} more with no recorded model time: n/a)" if unknown else "")
+            + f", {share} of those attempts' wall time, {rate} tokens per second of model time; "
+            f"k-NN index: {knn}.", ""]
 
 
 def _group_table(ds: an.Dataset, r: an.Run, key: str, title: str) -> list[str]:
