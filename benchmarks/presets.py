@@ -380,7 +380,7 @@ def _search(problem: BenchProblem, config: dict, t0: float) -> AttemptResult:
         res = prove_goal(lambda h: RocqSession(h, default_timeout=timeout, extra_args=extra), header, stmt, "rocq",
                          budget, table=table, checker=checker)
         cpu = finished_cpu_seconds() - cpu0
-    costs = _costs(res, cpu + res.knn_seconds + res.lm_seconds, time.monotonic() - t0)
+    costs = _costs(res, cpu + res.knn_seconds + res.lm_cpu_seconds, time.monotonic() - t0)
     if not res.proved:
         reason = res.reason or "no proof found"
         infra = reason.startswith(("SessionCrashed", "SessionOutOfMemory", "NotInstalled"))

@@ -119,8 +119,9 @@ class SessionSearch:
         return float(cpu) if isinstance(cpu, (int, float)) else None
 
     def _source_seconds(self) -> float:
-        """Seconds the k-NN index and the tactic model have spent so far (in this whole search)."""
-        return (self.knn.seconds if self.knn is not None else 0.0) + (self.lm.seconds if self.lm is not None else 0.0)
+        """CPU seconds the k-NN index and the tactic model have spent so far (in this whole search;
+        the index's wall seconds: a lookup waits on nothing)."""
+        return (self.knn.seconds if self.knn is not None else 0.0) + (self.lm.cpu_seconds if self.lm is not None else 0.0)
 
     def used(self) -> float:
         """Budget seconds spent so far (CPU or wall, per ``budget.clock``)."""
@@ -256,6 +257,6 @@ class SessionSearch:
             yield from self.knn.candidates(goal, others, taken)
         # The model is asked only once the closers and the index's suggestions have been tried
         # and none finished the goal: a node a closer proves costs no model call.
-        if self.lm is not None and not self.out_of_budget() and self.lm.affordable(self.left()):
+        if self.lm is not None and not self.out_of_budget() and self.lm.affordable(self.left(), cpu=self.budget.clock == "cpu"):
             yield from self.lm.candidates(goal, others, taken)
         yield from steps

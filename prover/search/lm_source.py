@@ -19,10 +19,11 @@ absent from the goal is skipped (``knn.names_absent_hypothesis``); ``admit``/``g
 ``...``-terminated tactics are never proposed.
 
 Cost: a model call is a beam search of ``k`` beams; with SmolLM2-135M on two CPU cores shared with
-other jobs it took seconds, far more than an index lookup. Its wall time is charged to the
-search's budget (``SessionSearch.used``) and reported (``SearchResult.lm_seconds``); at most
-``max_calls`` goals are asked per search (``DEFAULT_MAX_CALLS``), and none once the budget left is
-below ``LM_MIN_LEFT`` or below the mean call so far (``LmSource.affordable``). Loading the model is
+other jobs it took seconds, far more than an index lookup. Its time is charged to the search's
+budget (``SessionSearch.used``: its CPU seconds on a CPU clock, its wall seconds on a wall clock)
+and reported (``SearchResult.lm_seconds``, ``lm_cpu_seconds``); at most ``max_calls`` goals are
+asked per search (``DEFAULT_MAX_CALLS``), and none once the budget left is below ``LM_MIN_LEFT``
+or below the mean call of the model in this process so far (``LmSource.affordable``). Loading the model is
 paid once per process, outside any budget, and reported apart (``SearchResult.lm_load_seconds``).
 Rocq only.
 
@@ -287,6 +288,32 @@ def load_model(path: str) -> TacticModel:
 
 
 @dataclass
+class CallHistory:
+    """What the calls of one loaded model have cost in this process, over all its searches: a
+    search's first call is judged affordable by the calls of the searches before it."""
+
+    calls: int = 0
+    wall: float = 0.0
+    cpu: float = 0.0
+
+    def add(self, wall: float, cpu: float) -> None:
+        self.calls += 1
+        self.wall += wall
+        self.cpu += cpu
+
+
+_HISTORY: dict[int, tuple[object, CallHistory]] = {}
+
+
+def call_history(model: object) -> CallHistory:
+    """The ``CallHistory`` of ``model`` in this process (made on first use)."""
+    held = _HISTORY.get(id(model))
+    if held is None or held[0] is not model:
+        held = _HISTORY[id(model)] = (model, CallHistory())
+    return held[1]
+
+
+@dataclass
 class LmSource:
     """The tactic model of one search, with what it cost and proposed so far (shared by the
     sessions of one ``prove_goal`` call, so a restart after a lost session keeps the counts)."""
@@ -297,7 +324,10 @@ class LmSource:
     max_calls: int = DEFAULT_MAX_CALLS
     """Goals the model is asked about in this search; once spent, new goals get no proposals."""
     seconds: float = 0.0
-    """Wall seconds spent in the model and the filters (charged to the budget)."""
+    """Wall seconds spent in the model and the filters (charged to a wall-clock budget)."""
+    cpu_seconds: float = 0.0
+    """CPU seconds of the same (the calling thread's: torch runs the model in it), charged to a
+    CPU-clock budget, so that a machine busy with other jobs does not make a call look dearer."""
     load_seconds: float = 0.0
     """Seconds this search spent loading the model (0 when an earlier search in the process did)."""
     calls: int = 0
@@ -311,23 +341,30 @@ class LmSource:
     """Calls that failed (``LmCallError``: a served model's request); the goal gets no proposals."""
     _asked: dict[tuple[str, int], list[str]] = field(default_factory=dict)
 
-    def affordable(self, left: float) -> bool:
+    def affordable(self, left: float, cpu: bool = False) -> bool:
         """Whether a node is worth a call with ``left`` budget seconds: at least ``LM_MIN_LEFT`` and
-        the mean call so far (a call started with less would overrun the budget)."""
-        return left >= max(LM_MIN_LEFT, self.seconds / self.calls if self.calls else 0.0)
+        the mean call of this model in this process so far, in all searches (a call started with
+        less would overrun the budget); ``cpu``: the budget is on the CPU clock."""
+        history = call_history(self.model)
+        mean = (history.cpu if cpu else history.wall) / history.calls if history.calls else 0.0
+        return left >= max(LM_MIN_LEFT, mean)
 
     def candidates(self, goal_text: str, others: int, taken: set[str]) -> list[Candidate]:
         """Step candidates for the first goal ``goal_text`` (``others``: how many more goals are
         focused), without the tactics in ``taken`` (normalised tactics of the node's earlier
         candidates; the ones returned are added to it)."""
-        t0 = time.monotonic()
+        t0, c0, calls0 = time.monotonic(), time.thread_time(), self.calls
         try:
             out, skipped = step_candidates(self._tactics(goal_text, others), goal_text, taken,
                                            timeout=self.timeout, cost=LM_COST, tag=LM_TAG)
             self.skipped += skipped
             return out
         finally:
-            self.seconds += time.monotonic() - t0
+            wall, cpu = time.monotonic() - t0, time.thread_time() - c0
+            self.seconds += wall
+            self.cpu_seconds += cpu
+            if self.calls > calls0:
+                call_history(self.model).add(wall, cpu)
 
     def _tactics(self, goal_text: str, others: int) -> list[str]:
         """The model's distinct usable tactics for the goal, best first (asked once per goal, and

@@ -144,7 +144,9 @@ class SearchResult(BaseModel):
     knn_proved: bool = False
     """A k-NN suggestion is on the proof's path (``tags`` holds ``knn``)."""
     lm_seconds: float = 0.0
-    """Seconds spent asking the tactic model (charged to the budget and counted in ``checker_seconds``)."""
+    """Wall seconds spent asking the tactic model (charged to a wall-clock budget)."""
+    lm_cpu_seconds: float = 0.0
+    """CPU seconds of the same (what a CPU-clock budget is charged; counted in ``checker_seconds``)."""
     lm_load_seconds: float = 0.0
     """Seconds this search spent loading the tactic model (not charged; 0 once the process holds it)."""
     lm_calls: int = 0
@@ -253,7 +255,7 @@ class _Run:
         if (cpu := self.tree.seconds()) is not None:
             searched = cpu  # coqtop and the ATPs/csdp it ran, timed-out requests included
         knn = self.knn.seconds if self.knn is not None else 0.0
-        lm = self.lm.seconds if self.lm is not None else 0.0
+        lm = self.lm.cpu_seconds if self.lm is not None else 0.0
         return SearchResult(
             proved=proved,
             proof=proof,
@@ -290,7 +292,8 @@ def _lm_report(lm: LmSource | None, tags: tuple[str, ...]) -> dict[str, Any]:
     """The ``SearchResult`` fields of the tactic model source (none without one)."""
     if lm is None:
         return {}
-    return {"lm_seconds": round(lm.seconds, 4), "lm_load_seconds": round(lm.load_seconds, 4), "lm_calls": lm.calls,
+    return {"lm_seconds": round(lm.seconds, 4), "lm_cpu_seconds": round(lm.cpu_seconds, 4),
+            "lm_load_seconds": round(lm.load_seconds, 4), "lm_calls": lm.calls,
             "lm_tokens": lm.tokens, "lm_tried": lm.tried, "lm_proved": LM_TAG in tags}
 
 

@@ -21,6 +21,7 @@ from prover.search.lm_source import (
     LmUnavailable,
     OpenAITacticModel,
     Proposal,
+    call_history,
     load_model,
     proposals,
 )
@@ -49,6 +50,9 @@ class StrictModel:
     """(goal text as Rocq prints it, other goals) -> the proposals returned."""
     k: int = 8
     delay: float = 0.0
+    """CPU seconds each call spends (busy)."""
+    idle: float = 0.0
+    """Wall seconds each call waits (asleep)."""
     prompts: list[str] = field(default_factory=list)
 
     def propose(self, prompt: str, k: int) -> list[Proposal]:
@@ -56,7 +60,10 @@ class StrictModel:
         known = {tactic_prompt(goal, others): found for (goal, others), found in self.answers.items()}
         assert prompt in known, f"a prompt the trained format does not make: {prompt!r}"
         assert k == self.k
-        time.sleep(self.delay)
+        time.sleep(self.idle)
+        end = time.thread_time() + self.delay
+        while time.thread_time() < end:  # busy: a model call spends CPU, which a CPU clock charges
+            pass
         return known[prompt]
 
 
@@ -157,14 +164,28 @@ def test_model_time_is_charged_to_the_budget_and_a_spent_budget_asks_nothing():
     search = SessionSearch(_CpuSession(), ROCQ, budget, HEADER, STATEMENT, "rocq", lm=LmSource(model))
     assert search.used() < 0.1
     list(search.candidates(Node(0.0, 0, 1, (ROOT,), (), (), 0)))
-    assert search.used() >= 0.3 and search.lm is not None and search.lm.seconds >= 0.3
+    assert search.used() >= 0.3 and search.lm is not None and search.lm.cpu_seconds >= 0.3
     tight = SessionSearch(_CpuSession(), ROCQ, budget.model_copy(update={"seconds": 0.5}), HEADER, STATEMENT, "rocq",
                           lm=LmSource(StrictModel({})))
     assert [c for c in list(tight.candidates(Node(0.0, 0, 1, (ROOT,), (), (), 0))) if c.tag == "lm"] == []
     slow = LmSource(StrictModel({}))
     assert not slow.affordable(0.9) and slow.affordable(1.0)
-    slow.seconds, slow.calls = 6.0, 2  # calls of 3 s: not started with less left
-    assert not slow.affordable(2.9) and slow.affordable(3.1)
+    call_history(slow.model).add(wall=6.0, cpu=1.0)  # an earlier search's call of 6 s wall, 1 s CPU
+    call_history(slow.model).add(wall=6.0, cpu=1.0)
+    assert not slow.affordable(5.9) and slow.affordable(6.0)  # on a wall clock: the mean wall call
+    assert slow.affordable(1.0, cpu=True) and not slow.affordable(0.9, cpu=True)
+    again = LmSource(slow.model)  # a later search of the same model in this process knows its calls
+    assert not again.affordable(5.9)
+
+
+def test_a_cpu_clock_is_charged_the_models_cpu_not_the_time_it_waited():
+    budget = SearchBudget(clock="cpu", seconds=5.0)
+    model = StrictModel({(ROOT, 0): ANSWER}, idle=0.3)  # waits (a busy machine), spends little CPU
+    search = SessionSearch(_CpuSession(), ROCQ, budget, HEADER, STATEMENT, "rocq", lm=LmSource(model))
+    list(search.candidates(Node(0.0, 0, 1, (ROOT,), (), (), 0)))
+    assert search.lm is not None and search.lm.seconds >= 0.3 and search.lm.cpu_seconds < 0.2
+    assert search.used() < 0.2
+    assert call_history(model).calls == 1 and call_history(model).wall >= 0.3
 
 
 def test_a_missing_or_broken_model_is_an_error_naming_the_setup_command(tmp_path):
