@@ -10,6 +10,10 @@ Protocol facts this relies on (measured on Coq 8.16.1, see ``docs/rocq_notes.md`
 - ``BackTo N`` discards the states after ``N``. Because search branches, the ids handed out here
   are *virtual*: each is a node (parent, sentence block) in a tree; going to a node BackTo's the
   deepest shared prefix of the live coqtop history and replays the rest.
+- Moving the header forward (``extend_header``, used by ``lean_tools.pool``): a header that
+  extends the current one is reached by ``BackTo`` the state after the current header and
+  running only the added text, so walking a file's holes in order re-executes nothing; the ids
+  handed out before are invalid afterwards, and an error in the added text closes the session.
 - A runaway request: SIGINT makes coqtop print ``User interrupt`` and survive (the session is
   kept and ``SessionTimeout`` raised); if it does not recover in a few seconds the process
   group is killed (the pool replaces the session).
@@ -36,7 +40,6 @@ from ..types import (
     CommandOutcome,
     Hole,
     InvalidRequest,
-    Message,
     Pos,
     ProofStatus,
     SessionCrashed,
@@ -45,14 +48,11 @@ from ..types import (
     Severity,
     TacticOutcome,
 )
+from . import replies
 from .checker import require
 from .project import load_path_args
+from .replies import PROMPT
 
-_PROMPT = re.compile(r"<prompt>(?P<name>\S*) < (?P<state>\d+) \|.*?</prompt>")
-_TOPLEVEL = re.compile(r"Toplevel input, characters (?P<a>\d+)-(?P<b>\d+):\n(?P<quote>(?:>.*\n?)*)")
-_SEV = re.compile(r"^(Error|Warning)(?: \(in proof [^)]*\))?:\s?", re.M)
-_INFOMSG = re.compile(r"<infomsg>.*?</infomsg>", re.S)
-_INFO_NOISE = ("[Loading ML file", "Fetching opaque proofs", "CoqHammer ")
 HAMMER_LIBEXEC = "/usr/libexec/coq-hammer"
 """Debian puts CoqHammer's ``htimeout`` and ``predict`` here, off ``PATH``; its ``hammer`` calls them by name."""
 
@@ -65,25 +65,6 @@ def _with_hammer_path(env: dict[str, str]) -> dict[str, str]:
     return env
 
 
-def _infos(body: str) -> tuple[Message, ...]:
-    """The info messages a tactic block printed (``idtac``, ``Info``, CoqHammer's
-    reconstruction), without the library-loading notices; and, for a block that printed no
-    error or warning, its plain output (the answers of queries such as ``Search``) as one more."""
-    out = []
-    for m in _INFOMSG.finditer(body):
-        text = m.group(0)[len("<infomsg>") : -len("</infomsg>")].strip()
-        if text and not text.startswith(_INFO_NOISE):
-            out.append(Message(severity=Severity.INFO, text=text))
-    if "Toplevel input" not in body and "<warning>" not in body:
-        plain = _PROMPT.sub("", _INFOMSG.sub("", body))
-        # coqtop -emacs reprints the goals after a tactic: that is not output of the block
-        head = re.search(r"^(?:\d+ goals?(?: \(ID \d+\))?|No more goals\.?)\s*$", plain, re.M)
-        plain = (plain[: head.start()] if head else plain).strip()
-        if plain:
-            out.append(Message(severity=Severity.INFO, text=plain))
-    return tuple(out)
-
-_GOALS_HEAD = re.compile(r"^(\d+) goals?(?: \(ID \d+\))?\s*$", re.M)
 _HOLE_WORDS = re.compile(r"\b(admit|Admitted|give_up)\b")
 
 
@@ -106,6 +87,19 @@ def validate_block(code: str) -> str:
     if not bare.endswith((".", "}", "{")):
         raise InvalidRequest("Rocq code must end with a sentence terminator '.'")
     return code
+
+
+def header_extension(current: str, new: str) -> str | None:
+    """The text ``new`` adds to the header ``current``, or None when ``new`` does not extend it at
+    a sentence boundary: ``current`` must be a prefix of ``new``, and the added text must not
+    glue onto ``current``'s last sentence (``Require A.`` + ``B.`` reads ``Require A.B.``), so it
+    starts with white space, or ``current`` is blank or ends in white space or a comment."""
+    if not new.startswith(current):
+        return None
+    added = new[len(current) :]
+    if not added or not current.strip() or added[0].isspace() or current[-1].isspace() or current.endswith("*)"):
+        return added
+    return None
 
 
 @dataclass
@@ -184,6 +178,8 @@ class RocqSession:
         self._synced = True
         self._tail = ""
         self._tmp: str | None = None
+        self._load_path: tuple[str, ...] = ()
+        self._valid_from = 1  # proof state ids below it were made under an earlier header
 
     # -- lifecycle ---------------------------------------------------------------------------
     def __enter__(self) -> RocqSession:
@@ -203,7 +199,8 @@ class RocqSession:
         exe = require(self.coqtop)
         # A private working directory: micromega writes .lia.cache/.nia.cache into the cwd.
         self._tmp = tempfile.mkdtemp(prefix="prover-coqtop-")
-        argv = [exe, "-quiet", "-emacs", "-color", "no", *load_path_args(), *self.extra_args]
+        self._load_path = load_path_args()
+        argv = [exe, "-quiet", "-emacs", "-color", "no", *self._load_path, *self.extra_args]
         env = _with_hammer_path(sandbox.scrubbed_env(self._tmp, keep=("COQPATH", "OCAMLPATH", "COQLIB")))
         if self.transport == "pexpect":
             from pexpect.popen_spawn import PopenSpawn
@@ -237,12 +234,59 @@ class RocqSession:
         self._root_real = first.state
         if self.header.strip():
             validate_block(self.header)
-            rep = self._exchange(self.header, timeout=self.header_timeout)
-            errs = [m for m in self._messages(rep.body, self.header) if m.severity is Severity.ERROR]
-            if errs:
-                self.close()
-                raise SessionCrashed(f"Rocq header failed: {errs[0].text}")
-            self._root_real = rep.state
+            self._load_header_text(self.header)
+
+    def _load_header_text(self, text: str, *, back_to: int | None = None) -> None:
+        """Run header text (the whole header at start; the added part when extending, after a
+        ``BackTo back_to``) under ``header_timeout``; the state after it becomes the root. An
+        error in it, or a timeout, closes the session: it is never left half loaded."""
+        blocks = [*([f"BackTo {back_to}."] if back_to is not None else []), text]
+        try:
+            reps = self._exchange_many(blocks, timeout=self.header_timeout)
+        except SessionTimeout:
+            self.close()
+            raise
+        errs = [m for rep, code in zip(reps, blocks) for m in replies.messages(rep.body, code) if m.severity is Severity.ERROR]
+        if errs:
+            self.close()
+            raise SessionCrashed(f"Rocq header failed: {errs[0].text}")
+        self._root_real = reps[-1].state
+        self._live = []
+        self._synced = True
+
+    # -- moving the header forward ------------------------------------------------------------
+    def can_extend(self, header: str) -> bool:
+        """``extend_header(header)`` can run: the session is running, ``header`` extends its header
+        at a sentence boundary (``header_extension``) and the active project's load path is the
+        one it started with."""
+        return self.alive() and self._load_path == load_path_args() and header_extension(self.header, header) is not None
+
+    def extend_header(self, header: str) -> None:
+        """Make ``header``, which extends the current header, this session's header without a new
+        process: ``BackTo`` the state right after the current header (discarding every search
+        state), run only the added text as a header load does (same process, load path and
+        sandbox, ``header_timeout``), and make the state after it the new root. Every proof state
+        id handed out before is invalid afterwards (``run_tactic`` refuses it).
+
+        Raises ``InvalidRequest`` (nothing changed) when ``header`` does not extend the current one
+        or the load path changed; ``SessionCrashed``/``SessionTimeout`` when the added text fails,
+        and then the session is closed (the caller starts a fresh one)."""
+        added = header_extension(self.header, header)
+        if added is None:
+            raise InvalidRequest("the new header does not extend the session's header at a sentence boundary")
+        if self._load_path != load_path_args():
+            raise InvalidRequest("the active project's load path changed since this session started")
+        if not self.alive():
+            raise SessionCrashed("Rocq session is not running", self._tail)
+        runs = bool(strip_comments(added).strip())
+        if runs:
+            validate_block(added)
+        self._nodes.clear()
+        self._valid_from = next(self._ids)
+        self._live, self._synced = [], False  # the next request goes back to the root
+        if runs:
+            self._load_header_text(added, back_to=self._root_real)
+        self.header = header
 
     def close(self) -> None:
         if self._proc is not None:
@@ -350,7 +394,7 @@ class RocqSession:
                 raise
             # The marker's own "The command has indeed failed with message:" line precedes it.
             text = re.sub(r"The command has indeed failed with message:\s*$", "", text)
-            prompts = list(_PROMPT.finditer(text))
+            prompts = list(PROMPT.finditer(text))
             if prompts:
                 state = int(prompts[-1].group("state"))
             else:
@@ -459,62 +503,6 @@ class RocqSession:
 
     # -- parsing ------------------------------------------------------------------------------
     @staticmethod
-    def _messages(body: str, code: str) -> list[Message]:
-        body = _INFOMSG.sub("", body)
-        lines = code.splitlines()
-        cursor = 0
-        msgs: list[Message] = []
-        for m in _TOPLEVEL.finditer(body):
-            rest = body[m.end() :].lstrip()
-            if rest.startswith("<warning>"):
-                close = rest.find("</warning>")
-                text = rest[len("<warning>") : close if close >= 0 else None].strip()
-            else:
-                nxt = _PROMPT.search(rest)
-                text = rest[: nxt.start()] if nxt else rest
-            sev_m = _SEV.match(text)
-            sev = Severity.ERROR
-            if sev_m:
-                sev = Severity.ERROR if sev_m.group(1) == "Error" else Severity.WARNING
-                text = text[sev_m.end() :]
-            quote = m.group("quote").splitlines()
-            qline = quote[0][2:] if quote and quote[0].startswith("> ") else (quote[0][1:] if quote else "")
-            pos = end = None
-            for idx in range(cursor, len(lines)):
-                if lines[idx].rstrip() == qline.rstrip():
-                    cursor = idx
-                    a, b = int(m.group("a")), int(m.group("b"))
-                    enc = lines[idx].encode("utf-8")
-                    ca = len(enc[:a].decode("utf-8", "ignore"))
-                    cb = len(enc[:b].decode("utf-8", "ignore"))
-                    pos, end = Pos(line=idx + 1, column=ca), Pos(line=idx + 1, column=cb)
-                    break
-            msgs.append(Message(severity=sev, text=text.strip(), pos=pos, end_pos=end))
-        # Errors without a location (rare): "Error:" at line start outside a Toplevel block.
-        if not msgs:
-            for m in re.finditer(r"^Error:\s?(.*(?:\n(?!\n|<prompt>).*)*)", body, re.M):
-                msgs.append(Message(severity=Severity.ERROR, text=m.group(1).strip()))
-        return msgs
-
-    @staticmethod
-    def _goals(show_body: str) -> tuple[tuple[str, ...], bool]:
-        """Goals from ``Show.`` output; second value: a proof is open."""
-        text = _PROMPT.sub("", _INFOMSG.sub("", show_body)).strip()
-        if "This command requires an open proof" in text or "No focused proof" in text:
-            return (), False
-        if text.startswith("No more goals") or not text:
-            return (), True
-        if "All the remaining goals are on the shelf" in text or "There are unfocused goals" in text:
-            return (text,), True
-        head = _GOALS_HEAD.search(text)
-        if not head:
-            return (text,), True
-        # First goal is printed with hypotheses; others as "goal k (ID n) is:\n conclusion".
-        parts = re.split(r"\n\s*goal \d+ \(ID \d+\) is:\n", text[head.end() :])
-        goals = tuple(p.strip("\n") for p in parts if p.strip())
-        return goals, True
-
-    @staticmethod
     def _holes(code: str) -> list[Hole]:
         bare = strip_comments(code)
         holes = []
@@ -537,8 +525,8 @@ class RocqSession:
     def run_command(self, code: str, *, timeout: float | None = None) -> CommandOutcome:
         t_cpu = self.process_cpu_seconds  # refreshed by the last exchange; coqtop idles in between
         vid, body, show, wall = self._timed_block(None, code, timeout)
-        msgs = tuple(self._messages(body, code))
-        goals, open_proof = self._goals(show)
+        msgs = tuple(replies.messages(body, code))
+        goals, open_proof = replies.goals(show)
         holes = self._holes(code)
         if open_proof:
             holes.append(Hole(goal="\n\n".join(goals) if goals else "", state=vid))
@@ -548,12 +536,14 @@ class RocqSession:
 
     def run_tactic(self, state: int, tactic: str, *, timeout: float | None = None) -> TacticOutcome:
         if state not in self._nodes:
+            if state < self._valid_from:
+                raise InvalidRequest(f"proof state {state} was made before the session's header was extended; it is gone")
             raise InvalidRequest(f"unknown proof state {state}")
         t_cpu = self.process_cpu_seconds  # refreshed by the last exchange; coqtop idles in between
         vid, body, show, wall = self._timed_block(state, tactic, timeout)
         self.cpu_seconds += max(0.0, self.process_cpu_seconds - t_cpu)
-        msgs = tuple(self._messages(body, tactic)) + _infos(body)
-        goals, open_proof = self._goals(show)
+        msgs = tuple(replies.messages(body, tactic)) + replies.infos(body)
+        goals, open_proof = replies.goals(show)
         holes = tuple(self._holes(tactic))
         if any(m.severity is Severity.ERROR for m in msgs):
             status = ProofStatus.ERROR
