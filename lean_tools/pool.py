@@ -1,12 +1,17 @@
 """A pool of warm proof-assistant sessions keyed by (language, import header).
 
 The expensive import (``import Mathlib``, ``Require Import Reals``) is paid once per session,
-not once per check. Guarantees:
+not once per check. A request for a header no idle session has can still reuse a process: an
+idle session whose header is a prefix of the requested one and that can move its header forward
+(``ExtendableSession``: Rocq) runs only the added text, so the holes of one file, each asked for
+with the file cut before it, are reached by walking the file once (``PoolStats.extended``).
+Sessions that cannot (Lean) start a new process as before. Guarantees:
 - at most ``max_sessions`` live processes in all (idle sessions of other headers are evicted
   to make room; callers wait when every session is busy);
 - a session is used by one caller at a time;
 - a session that crashed, timed out past recovery, grew past its memory cap or served
-  ``max_uses`` requests is closed and replaced on the next acquire;
+  ``max_uses`` requests is closed and replaced on the next acquire; one whose header failed to
+  move forward is closed and a fresh session started in its place;
 - ``close()`` kills every process (also on interpreter exit via the context manager).
 """
 
@@ -17,8 +22,10 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import cast
 
-from .session import Language, ProofSession
+from .session import ExtendableSession, Language, ProofSession
+from .types import ProofAssistantError
 
 SessionFactory = Callable[[Language, str], ProofSession]
 
@@ -36,6 +43,10 @@ class PoolStats:
     recycled: int = 0
     discarded: int = 0
     evicted: int = 0
+    extended: int = 0
+    """Requests served by moving an idle session's header forward instead of a new process."""
+    extend_failed: int = 0
+    """Of those, the ones whose added text failed: the session was closed and a fresh one started."""
     wait_seconds: float = 0.0
 
 
@@ -71,12 +82,16 @@ class SessionPool:
             while True:
                 if self._closed:
                     raise RuntimeError("session pool is closed")
-                for e in self._entries:
-                    if not e.busy and e.key == key:
-                        e.busy = True
-                        self.stats.reused += 1
-                        self.stats.wait_seconds += time.monotonic() - t0
-                        return e
+                entry = self._idle(key)
+                if entry is not None:
+                    entry.busy = True
+                    self.stats.reused += 1
+                    self.stats.wait_seconds += time.monotonic() - t0
+                    return entry
+                entry = self._extendable(key)
+                if entry is not None:
+                    entry.busy = True
+                    break
                 if len(self._entries) < self.max_sessions:
                     break
                 idle = [e for e in self._entries if not e.busy]
@@ -90,8 +105,57 @@ class SessionPool:
                 if left is not None and left <= 0:
                     raise TimeoutError("no proof-assistant session became free in time")
                 self._cv.wait(left)
-            entry = _Entry(key=key, session=None, busy=True)  # type: ignore[arg-type]
-            self._entries.append(entry)  # reserve the slot while the process starts
+            if entry is None:
+                entry = _Entry(key=key, session=None, busy=True)  # type: ignore[arg-type]
+                self._entries.append(entry)  # reserve the slot while the process starts
+        if entry.session is not None and self._extend(entry, key):
+            with self._cv:
+                self.stats.wait_seconds += time.monotonic() - t0
+            return entry
+        return self._start(entry, key, t0)
+
+    def _idle(self, key: tuple[str, str]) -> _Entry | None:
+        """An idle session with exactly ``key``."""
+        return next((e for e in self._entries if not e.busy and e.key == key), None)
+
+    def _extendable(self, key: tuple[str, str]) -> _Entry | None:
+        """The idle session of ``key``'s language with the longest header that is a proper prefix
+        of ``key``'s and that can move its header forward to it."""
+        language, header = key
+        found = [
+            e for e in self._entries
+            if not e.busy and e.key[0] == language and len(e.key[1]) < len(header) and header.startswith(e.key[1])
+        ]
+        for e in sorted(found, key=lambda e: len(e.key[1]), reverse=True):
+            if isinstance(e.session, ExtendableSession) and e.session.can_extend(header):
+                return e
+        return None
+
+    def _extend(self, entry: _Entry, key: tuple[str, str]) -> bool:
+        """Move ``entry``'s session (busy, held by this caller) forward to ``key``'s header. False
+        when that failed: the session is closed and ``entry`` is left reserved for a fresh one."""
+        session = cast(ExtendableSession, entry.session)
+        try:
+            session.extend_header(key[1])
+        except ProofAssistantError:
+            entry.session.close()
+            with self._cv:
+                entry.key, entry.session = key, None  # type: ignore[assignment]
+                self.stats.extend_failed += 1
+            return False
+        except BaseException:
+            entry.session.close()
+            with self._cv:
+                self._entries.remove(entry)
+                self._cv.notify_all()
+            raise
+        with self._cv:
+            entry.key = key
+            self.stats.extended += 1
+        return True
+
+    def _start(self, entry: _Entry, key: tuple[str, str], t0: float) -> _Entry:
+        """Start a new session for ``key`` in the reserved ``entry``."""
         try:
             session = self.factory(key[0], key[1])  # type: ignore[arg-type]
             session.start()

@@ -54,6 +54,21 @@ class ProofSession(Protocol):
 
 
 @runtime_checkable
+class ExtendableSession(Protocol):
+    """A session whose header can move forward in place (Rocq): a header that extends the current
+    one is reached by running only the added text, not by a new process. The pool uses it."""
+
+    def can_extend(self, header: str) -> bool:
+        """``extend_header(header)`` can run (``header`` extends the current header here)."""
+        ...
+
+    def extend_header(self, header: str) -> None:
+        """Make ``header`` the session's header; earlier state ids become invalid. Raises a
+        ``ProofAssistantError`` when it fails, and then the session is closed."""
+        ...
+
+
+@runtime_checkable
 class FileChecker(Protocol):
     """Checks a whole file in a fresh, sandboxed process."""
 
