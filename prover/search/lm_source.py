@@ -29,7 +29,10 @@ Rocq only.
 
 A card with an ``endpoint`` names a model served elsewhere (an OpenAI-compatible server, e.g. vLLM
 on a GPU machine): ``OpenAITacticModel`` asks its completions endpoint for ``k`` samples instead of
-loading weights; a failed request is counted (``LmSource.failed``) and the node gets no proposals.
+loading weights. Loading it asks the server's model list once: a server that does not answer, or
+does not serve the card's ``base`` name, makes the model unavailable (``LmUnavailable``, with the
+names it serves); a failed request later is counted (``LmSource.failed``) and the node gets no
+proposals.
 
 Not covered: sampling in process (the proposals are the beams), batching several goals in one
 call, GPUs in process (the model runs where torch puts it by default: the CPU).
@@ -97,7 +100,9 @@ class TacticModel(Protocol):
 
 @dataclass(frozen=True)
 class Completion:
-    """A raw completion of one beam: its text (the newline kept), log-probability and tokens."""
+    """A raw completion of one beam or sample: its text, log-probability and tokens. The text of a
+    beam keeps the newline that ended it; a served sample's does not (vLLM drops the stop string
+    from the text), but its tokens and log-probability count the newline token in both cases."""
 
     text: str
     logprob: float
@@ -220,25 +225,43 @@ class OpenAITacticModel:
     """A tactic model served by an OpenAI-compatible server (``TacticModelCard.endpoint``, e.g.
     ``prover-serve`` or vLLM on a GPU machine): one completions request of ``n=k`` samples, each
     stopped at its newline, with the sampled tokens' log-probabilities. Samples, not beams: the
-    completions API has no beam search, so the ``k`` samples may repeat a tactic (``proposals``
-    keeps it once)."""
+    ``k`` samples may repeat a tactic (``proposals`` keeps it once). (vLLM offers beam search on
+    this endpoint as an extension, ``use_beam_search``; on two CPU cores four beams took 51 s
+    against a few seconds for eight samples, so it is not asked for.)
+
+    What a vLLM 0.32 server was seen to do with this request: it accepts ``n`` with a LoRA module
+    as ``model``; ``logprobs=0`` gives the sampled token's log-probability only (more than 20 is
+    refused with HTTP 400); a choice's ``text`` stops before the newline while its
+    ``logprobs.tokens`` end with the newline token; a completion cut by ``max_tokens`` has
+    ``finish_reason`` ``"length"``; an unknown ``model`` is HTTP 404."""
 
     client: Any
-    """An ``openai.OpenAI`` client (anything with ``completions.create``)."""
+    """An ``openai.OpenAI`` client (anything with ``completions.create`` and ``models.list``)."""
     model: str
-    """The name the server gives the model."""
+    """The name the server gives the model (a LoRA module's name when the server holds the adapter)."""
     max_new_tokens: int = 48
     temperature: float = 1.0
 
     @classmethod
-    def connect(cls, card: TacticModelCard, timeout: float = 30.0) -> OpenAITacticModel:
-        """A client for ``card.endpoint`` (no request is made here)."""
+    def connect(cls, card: TacticModelCard, timeout: float = 30.0, client: Any = None) -> OpenAITacticModel:
+        """A client for ``card.endpoint`` (``client``: one already made), after one request for the
+        server's model list: ``LmUnavailable`` when the server does not answer or does not serve
+        ``card.base``."""
         import openai
 
         if card.endpoint is None:
             raise ValueError("the card names no endpoint: load the model in process (TransformersTacticModel)")
-        client = openai.OpenAI(base_url=card.endpoint.rstrip("/"), api_key=os.environ.get("OPENAI_API_KEY") or "EMPTY",
-                               max_retries=1, timeout=timeout)
+        if client is None:
+            client = openai.OpenAI(base_url=card.endpoint.rstrip("/"), api_key=os.environ.get("OPENAI_API_KEY") or "EMPTY",
+                                   max_retries=1, timeout=timeout)
+        try:
+            served = sorted(m.id for m in client.models.list())
+        except openai.OpenAIError as e:
+            raise LmUnavailable(f"the tactic model's server at {card.endpoint} does not answer its model list "
+                                f"({type(e).__name__}: {' '.join(str(e).split())[:200]})") from None
+        if card.base not in served:
+            raise LmUnavailable(f"the server at {card.endpoint} serves {', '.join(map(repr, served)) or 'no model'}, not "
+                                f"{card.base!r}: the card's `base` must be the served name (a LoRA module's, for an adapter)")
         return cls(client, card.base, card.max_new_tokens)
 
     def complete(self, prompt: str, k: int) -> list[Completion]:
@@ -253,8 +276,9 @@ class OpenAITacticModel:
         done = []
         for choice in out.choices:
             lp = choice.logprobs
-            logprobs = [x for x in (lp.token_logprobs if lp is not None else []) if x is not None]
-            done.append(Completion(choice.text, float(sum(logprobs)), len(lp.tokens) if lp is not None else 0))
+            tokens = (lp.tokens if lp is not None else None) or []
+            logprobs = [x for x in (lp.token_logprobs if lp is not None else None) or [] if x is not None]
+            done.append(Completion(choice.text, float(sum(logprobs)), len(tokens)))
         return sorted(done, key=lambda c: -c.logprob)
 
     def propose(self, prompt: str, k: int) -> list[Proposal]:

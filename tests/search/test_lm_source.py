@@ -1,11 +1,10 @@
 """The tactic model source in the search (``prover/search/lm_source.py``) driven by a strict fake
 model: the prompt it is asked with, its filters and cache, the call bound, the time charged, the
-candidate order, a real-Rocq search only the model's tactic finishes, a missing model, and a
-served model's requests (a stand-in SDK client)."""
+candidate order, a real-Rocq search only the model's tactic finishes, and a missing model. A served
+model's requests are in ``test_lm_served.py``."""
 
 import time
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 
 import pytest
 
@@ -19,7 +18,6 @@ from prover.search.lm_source import (
     Completion,
     LmSource,
     LmUnavailable,
-    OpenAITacticModel,
     Proposal,
     call_history,
     load_model,
@@ -227,40 +225,3 @@ def test_a_tactic_only_the_model_proposes_proves_the_goal(tmp_path, monkeypatch)
     assert not any("seq_NoDup" in tac for tac, tag in seen if tag != "lm")
     assert res.lm_seconds >= 0.2 and res.checker_seconds >= res.lm_seconds and res.lm_tokens == sum(p.tokens for p in ANSWER)
     assert res.knn_tried == 0 and not res.knn_proved
-
-
-@dataclass
-class _Completions:
-    """A stand-in for the SDK's ``client.completions``: fixed choices, the request recorded."""
-
-    texts: list[tuple[str, list[float]]]
-    fail: bool = False
-    requests: list[dict] = field(default_factory=list)
-
-    def create(self, **kw):
-        import openai
-
-        self.requests.append(kw)
-        if self.fail:
-            raise openai.APIConnectionError(request=None)  # type: ignore[arg-type]
-        choices = [SimpleNamespace(text=t, logprobs=SimpleNamespace(token_logprobs=lps, tokens=["t"] * len(lps)))
-                   for t, lps in self.texts]
-        return SimpleNamespace(choices=choices)
-
-
-def test_a_served_model_is_asked_for_k_samples_stopped_at_the_newline():
-    calls = _Completions([(" auto.", [-0.5, -0.5]), (" lia.", [-0.1, -0.2]), (" lia.", [-0.3, -0.2]), (" intros", [-0.1])])
-    model = OpenAITacticModel(SimpleNamespace(completions=calls), "tactics", max_new_tokens=24)
-    assert model.propose(tactic_prompt(ROOT), 4) == [Proposal("lia.", pytest.approx(-0.3), 2), Proposal("auto.", -1.0, 2)]
-    assert calls.requests == [{"model": "tactics", "prompt": tactic_prompt(ROOT), "n": 4, "max_tokens": 24, "temperature": 1.0,
-                               "logprobs": 0, "stop": ["\n"]}]
-    src = LmSource(OpenAITacticModel(SimpleNamespace(completions=_Completions([], fail=True)), "tactics"))
-    assert src.candidates(ROOT, 0, set()) == [] and src.failed == 1 and src.calls == 1
-
-
-def test_a_card_with_an_endpoint_loads_a_client_and_refuses_an_adapter(tmp_path):
-    write_card(tmp_path / "served", TacticModelCard(base="tactics", endpoint="http://127.0.0.1:9/v1"))
-    model = load_model(str(tmp_path / "served"))
-    assert isinstance(model, OpenAITacticModel) and model.model == "tactics"
-    with pytest.raises(ValueError, match="takes no adapter"):
-        TacticModelCard(base="tactics", endpoint="http://127.0.0.1:9/v1", adapter="adapter")
