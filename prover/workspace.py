@@ -228,7 +228,10 @@ class Workspace:
         p = self.problem
         checker = InContextChecker(self.lang.checker(), self.env_header.rstrip(), p.closers) if p.in_project else None
         lang, recon = self.problem.language, self._reconstructions()
-        res = prove_goal(self.pool, self.env_header, statement_code, lang, budget, checker=checker, reconstructions=recon)
+        # a hole of a project file: the session loads the file's text alone, the allowed imports
+        # run with the statement (``prove_goal``'s prelude), so one session walks the file's holes
+        prelude = self.imports if p.in_project else ""
+        res = prove_goal(self.pool, self.env_header, statement_code, lang, budget, checker=checker, reconstructions=recon, prelude=prelude)
         self.budget.charge_check(res.checker_seconds, attempt=True)
         self.trace.emit(
             "search",

@@ -225,6 +225,8 @@ class _Run:
     on_attempt: Callable[[Attempt], None] | None
     reconstructions: ReconstructionCache | None
     t_start: float
+    prelude: str = ""
+    """The end of ``header`` that the session does not load: it runs with the statement (``prove_goal``)."""
     open_seconds: float = 0.0
     recheck_seconds: float = 0.0
     rejected: int = 0
@@ -243,7 +245,10 @@ class _Run:
         needs none of the table's libraries; without them (Lra loads the reals) its feature
         extraction and premise selection run over the problem's own imports only."""
         bare = self.budget.hammer == "only" or self.budget.own_imports
-        return self.header.rstrip() + ("\n" + self.table.imports if self.table.imports and not bare else "")
+        base = self.header.rstrip()
+        if self.prelude:
+            base = base[: len(base) - len(self.prelude.strip())].rstrip()
+        return base + ("\n" + self.table.imports if self.table.imports and not bare else "")
 
     def lost_note(self) -> str:
         """What the lost sessions were, for the reason."""
@@ -308,6 +313,7 @@ def prove_goal(
     table: TacticTable | None = None,
     on_attempt: Callable[[Attempt], None] | None = None,
     reconstructions: ReconstructionCache | None = None,
+    prelude: str = "",
 ) -> SearchResult:
     """Search for a tactic proof of ``statement_code`` under ``header``.
 
@@ -320,12 +326,20 @@ def prove_goal(
     (``SearchBudget.session_restarts``).
     ``reconstructions``: CoqHammer reconstructions found before (replayed before any ``hammer``
     call; new ones are stored). See ``SearchBudget.hammer`` for when the hammer runs.
+    ``prelude``: sentences that end ``header`` (the allowed imports of a hole of a project file)
+    and that the session does not load: they run with the statement instead, in the same order,
+    so the statement opens in the same environment while the session's header is the file's
+    text alone, which for the holes of one file extends from hole to hole (the pool then moves
+    one session forward, ``lean_tools.pool``). The fresh checker still gets the whole ``header``.
     """
+    if prelude.strip() and not header.rstrip().endswith(prelude.strip()):
+        raise ValueError("prove_goal: the prelude must be the end of the header")
     t_start = time.monotonic()
     budget = budget or SearchBudget()
     table = table or get_table(language)
     checker = checker if checker is not None or not budget.recheck else _default_checker(language)
-    run = _Run(session_factory_or_pool, header, statement_code, language, budget, table, checker, on_attempt, reconstructions, t_start)
+    run = _Run(session_factory_or_pool, header, statement_code, language, budget, table, checker, on_attempt, reconstructions, t_start,
+               prelude=prelude.strip())
     if budget.knn_index is not None and language == "rocq":
         try:
             run.knn = KnnSource(load_index(budget.knn_index), k=budget.knn_k, timeout=budget.knn_timeout)
@@ -389,7 +403,8 @@ def _open_root(run: _Run, s) -> Node | SearchResult:
     root node after the table's intro tactic, queued; or the result when it does not open."""
     table = run.table
     t0 = time.monotonic()
-    out = s.run_command(table.open_code(run.statement_code), timeout=run.budget.start_timeout)
+    opening = table.open_code(run.statement_code)
+    out = s.run_command(f"{run.prelude}\n{opening}" if run.prelude else opening, timeout=run.budget.start_timeout)
     run.open_seconds += time.monotonic() - t0
     if not out.ok:
         return run.result(False, f"statement error: {out.errors[0].text[:200]}")

@@ -9,6 +9,8 @@ import contextlib
 import re
 from dataclasses import dataclass
 
+import pytest
+
 from lean_tools.types import (
     CommandOutcome,
     FileCheck,
@@ -328,3 +330,26 @@ def test_a_restarted_search_expands_its_root_again_under_an_expansion_cap_of_one
     res = prove_goal(factory, "Require Import Arith.", "Theorem t : forall n, A.", "rocq",
                      SearchBudget(seconds=10, max_expansions=1), checker=AcceptAll(), table=tiny(closers=("sauto", "lia")))
     assert res.proved and len(sessions) == 2 and res.expansions == 2
+
+
+def test_a_prelude_runs_with_the_statement_and_stays_out_of_the_session_header():
+    sessions = []
+
+    def factory(header):
+        sessions.append(ScriptedSession(header, RULES, ("forall n, A /\\ B",)))
+        return sessions[-1]
+
+    checker = AcceptAll()
+    header = "Require Import Arith.\nDefinition d := 1.\n\nFrom Coq Require Import Lia.\n"
+    res = prove_goal(factory, header, "Theorem t : forall n, A /\\ B.", "rocq", SearchBudget(seconds=10, own_imports=True),
+                     checker=checker, table=tiny(), prelude="From Coq Require Import Lia.")
+    assert res.proved, res.reason
+    # the session loads the text before the prelude only (what the next lemma's header extends)
+    assert sessions[0].header == "Require Import Arith.\nDefinition d := 1."
+    assert sessions[0].commands[0].startswith("From Coq Require Import Lia.\nTheorem t")
+    assert checker.texts[0].startswith(header.rstrip() + "\n\nTheorem t")  # the fresh checker gets the whole header
+
+
+def test_a_prelude_that_does_not_end_the_header_is_refused():
+    with pytest.raises(ValueError, match="prelude"):
+        prove_goal(lambda header: None, "Require Import Arith.", "Theorem t : True.", "rocq", prelude="From Coq Require Import Lia.")
