@@ -8,6 +8,12 @@ load path active. A proof found is spliced into the hole's body only: every byte
 filled bodies stays as it was. A partial script before ``Admitted.`` is kept and the search
 continues from the state after it.
 
+The holes share one session pool, and the search's session for a hole loads the file's text up
+to it (the allowed imports run with the statement), so each hole's header extends the one
+before: one warm ``coqtop`` walks the file, going back to the state after the previous hole's
+header and running only the text in between (``lean_tools.pool``,
+``RocqSession.extend_header``), instead of executing the whole prefix again for each hole.
+
 The whole result is then judged in context (``prover.fill_verdict``): it compiles in a fresh
 sandboxed ``coqc`` with the project's flags, each filled body passes the proof screens, and each
 filled lemma's ``Print Assumptions`` lists only the standard whitelist plus the axioms the
