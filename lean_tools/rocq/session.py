@@ -161,10 +161,11 @@ class RocqSession:
         self.needs_recycle = False
         """Set when the process grew past ``max_rss_bytes``; the pool closes it on release."""
         self.cpu_seconds = 0.0
-        """CPU of the requests (``run_command``/``run_tactic``) so far, header load excluded."""
+        """CPU of the requests (``run_command``/``run_tactic``) so far, header loads and moves
+        (``extend_header``) excluded."""
         self.process_cpu_seconds = 0.0
-        """CPU of every coqtop process tree this ``RocqSession`` has run, header loads included
-        (read with psutil; final once it is closed)."""
+        """CPU of every coqtop process tree this ``RocqSession`` has run, header loads and moves
+        included (read with psutil; final once it is closed)."""
         self._proc: subprocess.Popen | None = None
         self._tree: ProcessTree | None = None
         self._cpu_before = 0.0
@@ -262,7 +263,7 @@ class RocqSession:
         return self.alive() and self._load_path == load_path_args() and header_extension(self.header, header) is not None
 
     def extend_header(self, header: str) -> None:
-        """Make ``header``, which extends the current header, this session's header without a new
+        """Make ``header``, which extends the current header, the header of the session without a new
         process: ``BackTo`` the state right after the current header (discarding every search
         state), run only the added text as a header load does (same process, load path and
         sandbox, ``header_timeout``), and make the state after it the new root. Every proof state
@@ -275,7 +276,7 @@ class RocqSession:
         if added is None:
             raise InvalidRequest("the new header does not extend the session's header at a sentence boundary")
         if self._load_path != load_path_args():
-            raise InvalidRequest("the active project's load path changed since this session started")
+            raise InvalidRequest("the active project's load path changed since the session started")
         if not self.alive():
             raise SessionCrashed("Rocq session is not running", self._tail)
         runs = bool(strip_comments(added).strip())
