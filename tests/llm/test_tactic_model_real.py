@@ -1,5 +1,6 @@
 """The search's tactic model (``prover/search/lm_source.py``) on the real SmolLM2 base, with no
-adapter and with a fresh LoRA adapter (its initial update is zero, so it must change nothing).
+adapter and with a fresh LoRA adapter (its initial update is zero, so it must change nothing), and
+served by the real vLLM server of this tier (``conftest.server``) through a card with an ``endpoint``.
 
 What is checked: the card loads through ``load_model``, a beam search returns ``k`` completions
 ordered by log-probability, each ended by its newline or the token bound, the proposals are the
@@ -15,7 +16,7 @@ import pytest
 
 from prover.search.lm_card import TacticModelCard, write_card
 from prover.search.lm_prompt import parse_completion, tactic_prompt
-from prover.search.lm_source import LmSource, load_model, proposals
+from prover.search.lm_source import LmSource, LmUnavailable, OpenAITacticModel, load_model, proposals
 
 pytestmark = pytest.mark.llm
 
@@ -53,3 +54,24 @@ def test_a_fresh_lora_adapter_is_merged_and_changes_nothing(model_dir: Path, tmp
     plain = load_model(str(tmp_path / "without")).complete(prompt, 3)
     assert [c.text for c in adapted] == [c.text for c in plain]
     assert [c.logprob for c in adapted] == pytest.approx([c.logprob for c in plain], abs=1e-3)
+
+
+def test_the_served_model_answers_the_search_s_completions_request(server, tmp_path: Path):
+    """The request ``OpenAITacticModel`` sends (``n`` samples, ``logprobs=0``, stop at the newline)
+    is accepted by vLLM, and its choices read as the search reads them: texts without the newline,
+    each with its tokens' log-probabilities and at most ``max_new_tokens`` tokens. Samples: which
+    tactics come back is not asserted. A card naming a model the server does not serve is refused
+    on load, with the served names."""
+    write_card(tmp_path / "served", TacticModelCard(base=server.name, endpoint=server.url, max_new_tokens=16))
+    model = load_model(str(tmp_path / "served"))
+    assert isinstance(model, OpenAITacticModel) and model.model == server.name
+    done = model.complete(tactic_prompt(GOAL), 4)
+    assert len(done) == 4 and [c.logprob for c in done] == sorted((c.logprob for c in done), reverse=True)
+    for c in done:
+        assert c.logprob <= 0 and 1 <= c.tokens <= 16 and "\n" not in c.text
+    src = LmSource(model, k=4)
+    src.candidates(GOAL, 0, set())
+    assert src.calls == 1 and src.failed == 0
+    write_card(tmp_path / "misnamed", TacticModelCard(base="no-such-model", endpoint=server.url))
+    with pytest.raises(LmUnavailable, match=f"serves '{server.name}'"):
+        load_model(str(tmp_path / "misnamed"))
