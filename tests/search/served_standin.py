@@ -1,11 +1,14 @@
-"""A stand-in for a vLLM completions server over real HTTP, as strict as the real one was seen to be.
+"""A stand-in for a vLLM completions server over real HTTP, as strict as the real one was seen to be
+(``tests/prover/vllm_standin.py`` is its twin for the chat endpoint the agents use).
 
 What a vLLM 0.32.0 server (CPU build, SmolLM2 with a LoRA module) did with the requests of
 ``OpenAITacticModel``, and what this stand-in therefore does:
 - ``GET /v1/models`` lists the served names (the base model's and each LoRA module's);
 - ``POST /v1/completions`` with a ``model`` it does not serve: HTTP 404 ``NotFoundError``; ``n``
   below 1: HTTP 400; ``logprobs`` above 20 or negative: HTTP 400 (the real server reads -1 as the
-  whole vocabulary, then refuses it); ``max_tokens`` below 1: HTTP 400;
+  whole vocabulary, then refuses it); ``max_tokens`` below 1 or above ``max_model_len``: HTTP 400;
+  a prompt longer than ``max_model_len`` tokens: HTTP 400 (tokens counted here as
+  ``ceil(chars / 3.5)``, as the chat stand-in does);
 - a choice's ``text`` ends before the first stop string (which is dropped), its
   ``logprobs.tokens`` and ``token_logprobs`` run up to and including the token that holds it, and
   ``finish_reason`` is ``"stop"`` (``stop_reason`` the string); a completion that reaches
@@ -19,6 +22,7 @@ answers every request with one recorded response body. Every request body is rec
 from __future__ import annotations
 
 import json
+import math
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,6 +40,7 @@ Script = list[list[tuple[str, float]]]
 class Standin:
     served: tuple[str, ...]
     script: Script = field(default_factory=list)
+    max_model_len: int = 1024
     replay: dict[str, Any] | None = None
     requests: list[dict[str, Any]] = field(default_factory=list)
     url: str = ""
@@ -53,6 +58,14 @@ class Standin:
                                "BadRequestError", 400, "logprobs")
         if not isinstance(max_tokens, int) or max_tokens < 1:
             return 400, _error(f"max_tokens must be at least 1, got {max_tokens}.", "BadRequestError", 400)
+        if max_tokens > self.max_model_len:
+            return 400, _error(f"max_tokens={max_tokens} cannot be greater than max_model_len={self.max_model_len}. "
+                               "Please request fewer output tokens.", "BadRequestError", 400, "max_tokens")
+        prompt = math.ceil(len(body.get("prompt", "")) / 3.5)
+        if prompt > self.max_model_len:
+            return 400, _error(f"This model's maximum context length is {self.max_model_len} tokens. However, your prompt "
+                               f"contains at least {prompt} input tokens, which exceeds this limit even without any output "
+                               "tokens. Please reduce the length of the input prompt.", "BadRequestError", 400, "input_tokens")
         if self.replay is not None:
             return 200, self.replay
         stop = body.get("stop") or []

@@ -35,6 +35,8 @@ def test_a_served_model_is_asked_for_k_samples_stopped_at_the_newline(tmp_path):
         model = load_model(_card(tmp_path, standin, "tactic", max_new_tokens=3))
         done = model.complete(tactic_prompt(ROOT), 4)
         props = model.propose(tactic_prompt(ROOT), 4)
+        huge = "  ============================\n  " + " + ".join(["n"] * 20000) + " = 0"
+        assert model.complete(tactic_prompt(huge), 1)  # the prompt is clipped: it fits a 1024-token context
     assert isinstance(model, OpenAITacticModel) and model.model == "tactic"
     assert standin.requests[0] == {"model": "tactic", "prompt": tactic_prompt(ROOT), "n": 4, "max_tokens": 3, "temperature": 1.0,
                                    "logprobs": 0, "stop": ["\n"]}
@@ -67,7 +69,7 @@ def test_the_standin_refuses_what_the_real_server_refused():
         assert len(client.completions.create(**ok).choices) == 2
         with pytest.raises(openai.NotFoundError, match="does not exist"):
             client.completions.create(**{**ok, "model": "nope"})
-        for bad in ({"n": 0}, {"logprobs": 21}, {"logprobs": -1}, {"max_tokens": 0}):
+        for bad in ({"n": 0}, {"logprobs": 21}, {"logprobs": -1}, {"max_tokens": 0}, {"max_tokens": 1025}, {"prompt": "x" * 3600}):
             with pytest.raises(openai.BadRequestError):
                 client.completions.create(**{**ok, **bad})
 
