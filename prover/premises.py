@@ -33,8 +33,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeVar
 
-from lean_tools.rocq.holes import TERMINATORS, Hole, Scope, scope_change, unbulleted
+from lean_tools.rocq.holes import Hole
 from lean_tools.rocq.project import RocqProject
+from lean_tools.rocq.walk import ProofRule, Scope, walk
 from lean_tools.types import Record
 
 if TYPE_CHECKING:
@@ -113,66 +114,48 @@ class _Walk:
     """(``From`` prefix or "", required name) of each ``Require``."""
 
 
+def _opens_proof(head: str) -> bool:
+    """A lemma, or a ``Definition`` without ``:=``: proof mode until its terminator."""
+    m = _DECL.match(head)
+    return m is not None and ":=" not in head and (_KINDS[m.group("kw")] == "lemma" or m.group("kw") == "Definition")
+
+
+_PROOFS = ProofRule(opens=_opens_proof, cuts=lambda head: _DECL.match(head) is not None)
+"""A proof ends at its terminator or, unfinished, at the next declaration, which is read afresh."""
+
+
 @functools.lru_cache(maxsize=128)
 def _walk(text: str) -> _Walk:
     """The declarations, section-context sentences, scopes and ``Require``s of ``text``, in order.
     Raises ``lean_tools.source.ParseError`` for an unterminated comment or string."""
-    from lean_tools.rocq.parser import rocq_sentences
     from lean_tools.source import mask
 
-    masked = mask(text, "rocq")
     shown = mask(text, "rocq", strings=False)
-    sents = rocq_sentences(masked)
-    heads = [unbulleted(masked, s) for s in sents]
-    stack: list[Scope] = []
-    ids: list[int] = []
     scopes: list[Scope] = []
+    ids: tuple[int, ...] = ()
     items: list[_Item] = []
     requires: list[tuple[str, str]] = []
-    i = 0
-    while i < len(sents):
-        here, head, depth = sents[i].start, heads[i], len(stack)
-        sentence = " ".join(shown[here : sents[i].end].split())
-        i += 1
-        if scope_change(head, stack):
-            if len(stack) > depth:
-                scopes.append(stack[-1])
-                ids.append(len(scopes) - 1)
-            elif len(stack) < depth:
-                ids.pop()
+    for step in walk(text, _PROOFS):
+        ids, head = step.ids, step.head
+        if step.change == "open":
+            scopes.append(step.scopes[-1])
+        if step.change is not None or step.in_proof:
             continue
+        sentence = " ".join(shown[step.start : step.end].split())
         if (req := _REQUIRE.match(head)) is not None:
             requires += [(req.group("prefix") or "", n) for n in req.group("names").split()]
             continue
         if _CONTEXT.match(head):
-            items.append(_Item("context", "", sentence, here, tuple(ids)))
+            items.append(_Item("context", "", sentence, step.start, ids))
             continue
         m = _DECL.match(head)
         if m is None:
             continue
-        kind = _KINDS[m.group("kw")]
-        admitted = False
-        if ":=" not in head and (kind == "lemma" or m.group("kw") == "Definition"):
-            term, i = _terminator(heads, i)
-            if term not in ("Qed", "Defined", "Admitted", "Save"):
-                continue  # aborted or unfinished: nothing is declared
-            admitted = term == "Admitted"
-        items.append(_Item(kind, m.group("name"), sentence, here, tuple(ids), admitted))
-    return _Walk(tuple(items), tuple(scopes), tuple(ids), tuple(requires))
-
-
-def _terminator(heads: Sequence[str], i: int) -> tuple[str, int]:
-    """(the terminator of the proof that starts at sentence ``i``, the sentence after it); ""
-    when the next declaration or the end of the text comes first."""
-    j = i
-    while j < len(heads):
-        word = heads[j].split(" ")[0].rstrip(".")
-        if word in TERMINATORS:
-            return word, j + 1
-        if _DECL.match(heads[j]):
-            return "", j
-        j += 1
-    return "", j
+        if step.proof is not None and step.proof.terminator not in ("Qed", "Defined", "Admitted", "Save"):
+            continue  # aborted or unfinished: nothing is declared
+        admitted = step.proof is not None and step.proof.terminator == "Admitted"
+        items.append(_Item(_KINDS[m.group("kw")], m.group("name"), sentence, step.start, ids, admitted))
+    return _Walk(tuple(items), tuple(scopes), ids, tuple(requires))
 
 
 def _nameable(walk: _Walk, chain: Sequence[int]) -> bool:

@@ -11,9 +11,9 @@ A hole is
   ``admit.`` of such a proof is filled, its ``Admitted.`` becomes ``Qed.`` (``Defined.`` for a
   definition).
 
-Each hole knows the ``Section``s and ``Module``s that enclose it (``scopes``), so a caller can
-close them after the hole (``closers``) and name it (``qualified``: modules qualify names,
-sections do not). Holes inside a functor (``Module F (X : T).``) or a module type cannot be
+Each hole knows the ``Section``s and ``Module``s that enclose it (``scopes``, kept by the sentence
+walk of ``lean_tools.rocq.walk``), so a caller can close them after the hole (``closers``) and
+name it (``qualified``: modules qualify names, sections do not). Holes inside a functor (``Module F (X : T).``) or a module type cannot be
 named from outside and are marked ``fillable=False`` with the reason.
 
 Offsets index the text given; ``fill`` replaces only the proof body of a hole, so every byte
@@ -28,24 +28,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ..source import mask
-from .parser import Sentence, rocq_sentences
+from .walk import ProofRule, Scope, Step, qualified, walk
 
 THEOREM_KEYWORDS = ("Theorem", "Lemma", "Fact", "Remark", "Corollary", "Proposition", "Property", "Example")
 _DEFINITION_KEYWORDS = ("Instance", "Definition")
 _ATTRIBUTES = r"(?:#\[[^\]]*\]\s*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Program|Existing)\s+)*"
 _DECL = re.compile(rf"{_ATTRIBUTES}(?P<kw>{'|'.join(THEOREM_KEYWORDS + _DEFINITION_KEYWORDS)})\s+(?P<name>[A-Za-z_][\w']*)?")
-TERMINATORS = ("Qed", "Defined", "Admitted", "Abort", "Save")
-"""The sentences that end a proof."""
-_BULLETS = re.compile(r"\A(?:[-+*]+|[{}])\s*")
-
-
-class Scope(BaseModel):
-    """A ``Section`` or ``Module`` open at a hole."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    kind: Literal["section", "module", "functor", "module type"]
-    name: str
 
 
 class Hole(BaseModel):
@@ -82,8 +70,7 @@ class Hole(BaseModel):
     @property
     def qualified(self) -> str:
         """The name as seen from outside every module that encloses it."""
-        mods = [s.name for s in self.scopes if s.kind != "section"]
-        return ".".join([*mods, self.name])
+        return qualified(self.scopes, self.name)
 
     @property
     def is_definition(self) -> bool:
@@ -105,38 +92,6 @@ class Hole(BaseModel):
         return self.qualified if self.kind == "admitted" else f"{self.qualified}#admit{self.index + 1}"
 
 
-def unbulleted(masked: str, s: Sentence) -> str:
-    """The sentence without leading bullets and braces, whitespace collapsed."""
-    text = masked[s.start : s.end]
-    while True:
-        m = _BULLETS.match(text)
-        if not m or not m.group(0):
-            break
-        text = text[m.end() :]
-    return " ".join(text.split())
-
-
-def scope_change(head: str, stack: list[Scope]) -> bool:
-    """Update ``stack`` for a ``Section``/``Module``/``End`` sentence; True when it was one."""
-    m = re.match(r"Section\s+([\w']+)\s*\.$", head)
-    if m:
-        stack.append(Scope(kind="section", name=m.group(1)))
-        return True
-    m = re.match(r"Module\s+(Type\s+)?(?:(?:Import|Export)\s+)?([\w']+)(.*)\.$", head, re.S)
-    if m:
-        rest = m.group(3)
-        if ":=" in rest:  # Module M := N. defines, opens nothing
-            return True
-        kind = "module type" if m.group(1) else ("functor" if re.match(r"\s*\(", rest) else "module")
-        stack.append(Scope(kind=kind, name=m.group(2)))  # type: ignore[arg-type]
-        return True
-    m = re.match(r"End\s+([\w']+)\s*\.$", head)
-    if m and stack and stack[-1].name == m.group(1):
-        stack.pop()
-        return True
-    return False
-
-
 def _is_decl(head: str) -> re.Match[str] | None:
     m = _DECL.match(head)
     if not m or not m.group("name"):
@@ -146,30 +101,26 @@ def _is_decl(head: str) -> re.Match[str] | None:
     return m
 
 
+def _opens_proof(head: str) -> bool:
+    return _is_decl(head) is not None
+
+
+_PROOFS = ProofRule(opens=_opens_proof, cuts=_opens_proof, cut_in_proof=True)
+"""A declaration of ``_DECL`` opens a proof, which ends at its terminator or at the next such
+declaration; that declaration is taken into the cut proof and its own proof is not read. A
+theorem-like declaration with ``:= term`` and ``Existing Instance i.`` open such a proof too, so
+the lemma after one of them is not read either (nor the scope sentences between them)."""
+
+
 def find_holes(text: str) -> list[Hole]:
     """Every hole of ``text``, in file order (see the module docstring)."""
-    masked = mask(text, "rocq")
-    sents = rocq_sentences(masked)
-    heads = [unbulleted(masked, s) for s in sents]
-    stack: list[Scope] = []
+    steps = list(walk(text, _PROOFS))
     holes: list[Hole] = []
-    i = 0
-    while i < len(sents):
-        if scope_change(heads[i], stack):
-            i += 1
-            continue
-        m = _is_decl(heads[i])
-        if m is None:
-            i += 1
-            continue
-        j = i + 1
-        while j < len(sents) and heads[j].split(" ")[0].rstrip(".") not in TERMINATORS and _is_decl(heads[j]) is None:
-            j += 1
-        if j < len(sents) and _is_decl(heads[j]) is None:
-            holes += _holes_of(m, tuple(stack), sents, heads, i, j)
-        i = j + 1 if j < len(sents) else j
+    for step in steps:
+        m = _is_decl(step.head) if step.proof is not None and step.proof.terminator else None
+        if m is not None and step.proof is not None:
+            holes += _holes_of(m, steps, step.index, step.proof.end)
     return holes
-
 
 
 def hole_labelled(text: str, label: str) -> Hole:
@@ -177,41 +128,42 @@ def hole_labelled(text: str, label: str) -> Hole:
     changed around it (its offsets move with lines added or filled before it)."""
     return next(h for h in find_holes(text) if h.label == label)
 
-def _holes_of(m: re.Match[str], scopes: tuple[Scope, ...], sents: Sequence[Sentence], heads: Sequence[str], i: int, j: int) -> list[Hole]:
+
+def _holes_of(m: re.Match[str], steps: Sequence[Step], i: int, j: int) -> list[Hole]:
     """The holes of the proof of declaration ``i`` whose terminator is sentence ``j``."""
-    term = heads[j].split(" ")[0].rstrip(".")
-    proof_start = sents[i + 1].start if i + 1 < j else sents[j].start
-    has_proof = i + 1 < j and re.match(r"Proof\b", heads[i + 1]) is not None
-    script_start = sents[i + 1].end if has_proof else proof_start
+    term = steps[j].head.split(" ")[0].rstrip(".")
+    proof_start = steps[i + 1].start if i + 1 < j else steps[j].start
+    has_proof = i + 1 < j and re.match(r"Proof\b", steps[i + 1].head) is not None
+    script_start = steps[i + 1].end if has_proof else proof_start
     proto = Hole(
         name=m.group("name"),
         keyword=m.group("kw"),
         kind="admitted",
-        scopes=scopes,
-        decl_start=sents[i].start,
-        decl_end=sents[i].end,
+        scopes=steps[i].scopes,
+        decl_start=steps[i].start,
+        decl_end=steps[i].end,
         proof_start=proof_start,
         script_start=script_start,
-        end_start=sents[j].start,
-        end_end=sents[j].end,
+        end_start=steps[j].start,
+        end_end=steps[j].end,
         terminator=term,
-        term_start=_after_bullets(sents[j], heads[j]),
-        term_end=sents[j].end,
+        term_start=_after_bullets(steps[j]),
+        term_end=steps[j].end,
     )
     if term not in ("Qed", "Defined", "Admitted"):
         return []
-    admits = [k for k in range(i + 1, j) if heads[k] == "admit."]
+    admits = [k for k in range(i + 1, j) if steps[k].head == "admit."]
     if term == "Admitted" and not admits:
         return [proto]
     return [
-        proto.model_copy(update={"kind": "admit", "end_start": _after_bullets(sents[k], heads[k]), "end_end": sents[k].end, "index": n})
+        proto.model_copy(update={"kind": "admit", "end_start": _after_bullets(steps[k]), "end_end": steps[k].end, "index": n})
         for n, k in enumerate(admits)
     ]
 
 
-def _after_bullets(s: Sentence, head: str) -> int:
+def _after_bullets(s: Step) -> int:
     """Where ``admit.`` itself starts inside a sentence that may begin with bullets or braces."""
-    return s.end - len(head)
+    return s.end - len(s.head)
 
 
 def closers(scopes: Sequence[Scope]) -> str:
@@ -273,21 +225,18 @@ def requires_point(text: str) -> int:
     """Where a ``Require`` line the fill adds goes: after the file's last top-level ``Require``/
     ``Import``/``Export`` sentence before its first hole; without one, after the comments that
     open the file (the offset of the newline the added line follows, or 0)."""
-    masked = mask(text, "rocq")
     holes = find_holes(text)
     limit = holes[0].decl_start if holes else len(text)
-    stack: list[Scope] = []
+    steps = list(walk(text))  # every sentence read as outside a proof
     point = -1
-    for s in rocq_sentences(masked):
+    for s in steps:
         if s.start >= limit:
             break
-        head = unbulleted(masked, s)
-        if not scope_change(head, stack) and not stack and _REQUIRE.match(head):
+        if s.change is None and not s.scopes and _REQUIRE.match(s.head):
             point = s.end
     if point >= 0:
         return point
-    first = next(iter(rocq_sentences(masked)), None)
-    start = first.start if first is not None else len(text)
+    start = steps[0].start if steps else len(text)
     return max(0, text.rfind("\n", 0, start))
 
 

@@ -1,0 +1,186 @@
+"""One walk over the sentences of a Rocq file, keeping the ``Section``s and ``Module``s open.
+
+``walk(text, rule)`` yields a ``Step`` per sentence, in file order: its offsets and head (the
+sentence with comments, strings and leading bullets removed, whitespace collapsed), the scopes
+open after it, whether it opened, closed or defined a scope, and whether it belongs to a proof.
+Which declarations open a proof, and which sentences cut an unfinished one, is the caller's
+``ProofRule``: the holes of a file (``holes.find_holes``) and the premises of a hole
+(``prover.premises``) read proofs differently, and each keeps its own reading.
+
+Scopes (``scope_change``):
+- ``Section S.`` opens a section; ``Module Type T.`` a module type; ``Module F (X : T).`` a
+  functor; ``Module M.`` (also ``Module Import M.``, ``Module M : T.``, ``Module M <: T.``) a
+  module. ``Module M := N.`` (or any ``Module`` sentence with ``:=``) defines a module and opens
+  nothing.
+- ``End X.`` closes the innermost scope only when it is named ``X``; otherwise it is no scope
+  sentence at all.
+- Sentences inside a proof are never scope sentences.
+
+Offsets are character offsets into the text given (comments and strings are masked to the same
+length, so they index the original text). Not covered: ``Declare Module``, ``Include`` and names
+outside ``[A-Za-z0-9_']`` in scope sentences (such a sentence is not a scope sentence).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from ..source import mask
+from .parser import Sentence, rocq_sentences
+
+TERMINATORS = ("Qed", "Defined", "Admitted", "Abort", "Save")
+"""The sentences that end a proof."""
+_BULLETS = re.compile(r"\A(?:[-+*]+|[{}])\s*")
+
+
+class Scope(BaseModel):
+    """A ``Section`` or ``Module`` open at a point of a file."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    kind: Literal["section", "module", "functor", "module type"]
+    name: str
+
+
+def qualified(scopes: Sequence[Scope], name: str) -> str:
+    """``name`` as seen from outside every scope of ``scopes``: modules (functors and module types
+    included) qualify names, sections do not."""
+    return ".".join([*(s.name for s in scopes if s.kind != "section"), name])
+
+
+def unbulleted(masked: str, s: Sentence) -> str:
+    """The sentence without leading bullets and braces, whitespace collapsed."""
+    text = masked[s.start : s.end]
+    while True:
+        m = _BULLETS.match(text)
+        if not m or not m.group(0):
+            break
+        text = text[m.end() :]
+    return " ".join(text.split())
+
+
+def scope_change(head: str, stack: list[Scope]) -> bool:
+    """Update ``stack`` for a ``Section``/``Module``/``End`` sentence; True when it was one."""
+    m = re.match(r"Section\s+([\w']+)\s*\.$", head)
+    if m:
+        stack.append(Scope(kind="section", name=m.group(1)))
+        return True
+    m = re.match(r"Module\s+(Type\s+)?(?:(?:Import|Export)\s+)?([\w']+)(.*)\.$", head, re.S)
+    if m:
+        rest = m.group(3)
+        if ":=" in rest:  # Module M := N. defines, opens nothing
+            return True
+        kind = "module type" if m.group(1) else ("functor" if re.match(r"\s*\(", rest) else "module")
+        stack.append(Scope(kind=kind, name=m.group(2)))  # type: ignore[arg-type]
+        return True
+    m = re.match(r"End\s+([\w']+)\s*\.$", head)
+    if m and stack and stack[-1].name == m.group(1):
+        stack.pop()
+        return True
+    return False
+
+
+@dataclass(frozen=True)
+class ProofRule:
+    """How a caller reads proofs: which declaration heads open one (``opens``), and which heads
+    end an unfinished one before any terminator (``cuts``: the next declaration). With
+    ``cut_in_proof`` the cutting sentence belongs to the cut proof (it is yielded inside it and
+    opens nothing); without, the walk goes on from it as from any sentence outside a proof."""
+
+    opens: Callable[[str], bool]
+    cuts: Callable[[str], bool]
+    cut_in_proof: bool = False
+
+
+NO_PROOFS = ProofRule(opens=lambda head: False, cuts=lambda head: False)
+"""Every sentence read as outside a proof (scope sentences counted wherever they are)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Proof:
+    """The end of the proof a declaration opens."""
+
+    terminator: str
+    """Its terminator's first word (one of ``TERMINATORS``); "" when cut or unfinished."""
+    end: int
+    """Index of its terminator sentence, or of the sentence that cut it, or the number of
+    sentences when the text ends first."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One sentence of the walk: ``text[start:end]``, ending just past its final period."""
+
+    index: int
+    """Its index among the file's sentences."""
+    start: int
+    end: int
+    head: str
+    """The sentence masked (no comments or strings), without leading bullets, whitespace collapsed."""
+    scopes: tuple[Scope, ...]
+    """The scopes open after the sentence, outermost first: those around it unless it opened or
+    closed one."""
+    ids: tuple[int, ...]
+    """For each of ``scopes``, which scope of the walk it is (0 for the first one opened, 1 for the
+    next...): two scopes of the same kind and name stay apart."""
+    change: Literal["open", "close", "define"] | None = None
+    """``open``/``close``: a scope sentence that opened ``scopes[-1]`` or closed one; ``define``:
+    ``Module M := N.``; None: no scope sentence."""
+    in_proof: bool = False
+    """Part of a proof: its script, its terminator, or (``ProofRule.cut_in_proof``) what cut it."""
+    proof: Proof | None = None
+    """On a declaration that opens a proof (``ProofRule.opens``): where that proof ends."""
+
+    @property
+    def prefix(self) -> str:
+        """The modules that qualify a name declared here, dotted ("" at top level)."""
+        return ".".join(s.name for s in self.scopes if s.kind != "section")
+
+
+def walk(text: str, rule: ProofRule = NO_PROOFS) -> Iterator[Step]:
+    """Every sentence of ``text`` as a ``Step``, in order (see the module docstring). Raises
+    ``lean_tools.source.ParseError`` for an unterminated comment or string (on the first ``next``)."""
+    masked = mask(text, "rocq")
+    sents = rocq_sentences(masked)
+    heads = [unbulleted(masked, s) for s in sents]
+    stack: list[Scope] = []
+    ids: list[int] = []
+    opened = 0
+    i = 0
+    while i < len(sents):
+        depth = len(stack)
+        change: Literal["open", "close", "define"] | None = None
+        proof = None
+        if scope_change(heads[i], stack):
+            change = "open" if len(stack) > depth else "close" if len(stack) < depth else "define"
+            if change == "open":
+                ids.append(opened)
+                opened += 1
+            elif change == "close":
+                ids.pop()
+        elif rule.opens(heads[i]):
+            proof = _proof(heads, i + 1, rule)
+        yield Step(i, sents[i].start, sents[i].end, heads[i], tuple(stack), tuple(ids), change, proof=proof)
+        if proof is None:
+            i += 1
+            continue
+        last = proof.end if proof.terminator or rule.cut_in_proof else proof.end - 1
+        last = min(last, len(sents) - 1)
+        for k in range(i + 1, last + 1):
+            yield Step(k, sents[k].start, sents[k].end, heads[k], tuple(stack), tuple(ids), in_proof=True)
+        i = last + 1
+
+
+def _proof(heads: Sequence[str], i: int, rule: ProofRule) -> Proof:
+    """The end of the proof whose first sentence (after its declaration) is ``i``."""
+    for j in range(i, len(heads)):
+        word = heads[j].split(" ")[0].rstrip(".")
+        if word in TERMINATORS:
+            return Proof(word, j)
+        if rule.cuts(heads[j]):
+            return Proof("", j)
+    return Proof("", len(heads))
