@@ -45,7 +45,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from ..presets import KNN_SETUP
 from .goal import Candidate
@@ -98,6 +98,13 @@ class TacticModel(Protocol):
     def propose(self, prompt: str, k: int) -> list[Proposal]: ...
 
 
+def runs_in_process(model: object) -> bool:
+    """Whether ``model`` computes in the calling thread (its CPU is what a call costs here) rather
+    than on a server (a call's cost is the wait). A model says so by ``in_process``; one that does
+    not say is taken to run here."""
+    return bool(getattr(model, "in_process", True))
+
+
 @dataclass(frozen=True)
 class Completion:
     """A raw completion of one beam or sample: its text, log-probability and tokens. The text of a
@@ -125,6 +132,8 @@ class TransformersTacticModel:
     """A tactic model run in process with ``transformers`` (the base model with its LoRA adapter
     merged into it), on the CPU in float32. Build it with ``load`` (or ``load_model``, cached)."""
 
+    in_process: ClassVar[bool] = True
+    """Computes in the calling thread (``runs_in_process``)."""
     model: Any
     tokenizer: Any
     card: TacticModelCard
@@ -235,6 +244,8 @@ class OpenAITacticModel:
     ``logprobs.tokens`` end with the newline token; a completion cut by ``max_tokens`` has
     ``finish_reason`` ``"length"``; an unknown ``model`` is HTTP 404."""
 
+    in_process: ClassVar[bool] = False
+    """The server computes; a call costs the search its wait (``runs_in_process``)."""
     client: Any
     """An ``openai.OpenAI`` client (anything with ``completions.create`` and ``models.list``)."""
     model: str
@@ -350,8 +361,9 @@ class LmSource:
     seconds: float = 0.0
     """Wall seconds spent in the model and the filters (charged to a wall-clock budget)."""
     cpu_seconds: float = 0.0
-    """CPU seconds of the same (the calling thread's: torch runs the model in it), charged to a
-    CPU-clock budget, so that a machine busy with other jobs does not make a call look dearer."""
+    """What a CPU-clock budget is charged: for a model in process the calling thread's CPU seconds
+    (torch runs the model in it), so that a machine busy with other jobs does not make a call look
+    dearer; for a served model the wall seconds (its work is done elsewhere, the search waits)."""
     load_seconds: float = 0.0
     """Seconds this search spent loading the model (0 when an earlier search in the process did)."""
     calls: int = 0
@@ -384,7 +396,8 @@ class LmSource:
             self.skipped += skipped
             return out
         finally:
-            wall, cpu = time.monotonic() - t0, time.thread_time() - c0
+            wall = time.monotonic() - t0
+            cpu = time.thread_time() - c0 if runs_in_process(self.model) else wall
             self.seconds += wall
             self.cpu_seconds += cpu
             if self.calls > calls0:

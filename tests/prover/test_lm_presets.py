@@ -167,4 +167,11 @@ def test_prove_with_the_lm_preset_answers_as_the_default_does(homes, tmp_path, m
         assert prove.main([str(problem), "--preset", preset, "--json", "--no-cache", "--timeout", "60"]) == 0
         runs[preset] = json.loads(capsys.readouterr().out)
     assert runs["lm"].keys() == runs["default"].keys() and runs["lm"]["proved"] is True
-    assert model.prompts  # the model was asked
+    assert model.prompts == []  # a closer proved the root: the model is asked only after the closers fail
+    false = tmp_path / "f.v"
+    false.write_text("Theorem f : forall n : nat, n = S n.\nProof.\nAdmitted.\n", encoding="utf-8")
+    for preset in ("default", "lm"):
+        assert prove.main([str(false), "--preset", preset, "--json", "--no-cache", "--timeout", "5"]) == 1
+        runs[preset] = json.loads(capsys.readouterr().out)
+    assert runs["lm"].keys() == runs["default"].keys() and runs["lm"]["proved"] is False
+    assert model.prompts  # no closer proves it: the model was asked

@@ -129,7 +129,7 @@ def test_model_proposals_sit_after_the_knn_ones_and_before_the_steps():
     on = list(SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", lm=lm).candidates(node))
     assert on == closers + [c for c in on if c.tag == "lm"] + steps
     assert [c.tactic for c in on if c.tag == "lm"] == ["apply seq_NoDup"]
-    both = list(SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", knn=KnnSource(_Index()),  # type: ignore[arg-type]
+    both = list(SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", knn=KnnSource(_Index()),
                               lm=LmSource(StrictModel({(ROOT, 0): ANSWER}))).candidates(node))
     assert [c.tag for c in both if c.tag in ("knn", "lm")] == ["knn", "knn"]  # the model's only tactic came from the index
 
@@ -140,7 +140,7 @@ def test_the_model_is_asked_only_once_the_closers_and_suggestions_are_tried():
                if c.kind == "close"]
     model = StrictModel({(ROOT, 0): ANSWER})
     lm = LmSource(model)
-    tried = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", knn=KnnSource(_Index()), lm=lm)  # type: ignore[arg-type]
+    tried = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", knn=KnnSource(_Index()), lm=lm)
     lazy = tried.candidates(node)
     first = [next(lazy) for _ in range(len(closers) + 2)]  # the closers and the index's two suggestions
     assert [c.tag for c in first[-2:]] == ["knn", "knn"]
@@ -184,6 +184,11 @@ def test_a_cpu_clock_is_charged_the_models_cpu_not_the_time_it_waited():
     assert search.lm is not None and search.lm.seconds >= 0.3 and search.lm.cpu_seconds < 0.2
     assert search.used() < 0.2
     assert call_history(model).calls == 1 and call_history(model).wall >= 0.3
+    served = StrictModel({(ROOT, 0): ANSWER}, idle=0.3)
+    served.in_process = False  # a server computes: the wait is the cost
+    search = SessionSearch(_CpuSession(), ROCQ, budget, HEADER, STATEMENT, "rocq", lm=LmSource(served))
+    list(search.candidates(Node(0.0, 0, 1, (ROOT,), (), (), 0)))
+    assert search.lm is not None and search.lm.cpu_seconds >= 0.3 and search.used() >= 0.3
 
 
 def test_a_missing_or_broken_model_is_an_error_naming_the_setup_command(tmp_path):
