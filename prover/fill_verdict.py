@@ -16,20 +16,17 @@ A filled hole counts as ``proved`` only when all of these hold (each a defence):
   ``Parameter``/``Conjecture`` sentences in its ``.v`` files: listed in the report). Any other
   entry is an admitted lemma the proof rests on: the hole is ``proved_assuming`` those, never
   ``proved``.
-- **An added ``Require`` leaves the statements as written**: the same text can elaborate to
-  another statement once a library is loaded (loading ``Lia`` loads ``PeanoNat``, which drops the
-  argument scope of ``Nat.of_uint``, so a numeral there reaches another coercion). When lines
-  were added, each filled lemma's type is printed with ``Set Printing All`` (no notation,
-  coercion or implicit argument hidden) at the end of the original and at the end of the
-  original with the added lines, holes still admitted in both so that a section generalises the
-  lemma alike, each in a fresh ``coqc`` with a separate query step. Any difference, or an
-  original that does not compile, rejects the file.
+- **An added ``Require`` leaves the statements as written** (``prover.fill_statements``): the
+  same text can mean another statement once a library is loaded (loading ``Lia`` drops the
+  argument scope of ``Nat.of_uint``). When lines were added, each filled lemma's type, and each
+  definition of the file it names, is printed with ``Set Printing All`` at the end of the
+  original and at the end of the original with the added lines, holes admitted in both (so a
+  section generalises alike), each in a fresh ``coqc`` with a separate query step. Any
+  difference, or an original that does not compile, rejects the file.
 A later hole cannot be used by an earlier proof: Rocq has no forward references, and the body
 screens forbid declaring anything.
 
-Not covered: the project's axioms are matched by their short name. The statement comparison
-reads only the filled lemmas' types: an added ``Require`` that changed the body of a definition
-a statement names, not the statement itself, is not seen.
+Not covered: the project's axioms are matched by their short name.
 """
 
 from __future__ import annotations
@@ -43,11 +40,11 @@ from lean_tools.rocq.parser import rocq_sentences
 from lean_tools.source import mask
 from lean_tools.types import Record
 
+from .fill_statements import statement_failure
 from .records import HoleResult
 
 _TERMINATOR = re.compile(r"\A(?:[-+*{}\s]*)(Qed|Defined|Admitted|Abort|Save)\b")
 _MARK = "PROVER-ASSUMPTIONS-OF"
-_STATEMENT_MARK = "PROVER-STATEMENT-OF"
 
 
 def split_bodies(original: str, output: str, filled: Sequence[Hole]) -> list[str] | str:
@@ -201,69 +198,6 @@ def classify(entries: Sequence[str], project: frozenset[str]) -> tuple[tuple[str
     return tuple(own), tuple(other)
 
 
-def statements_query(names: Sequence[str]) -> str:
-    """The query file: the type of each name with ``Set Printing All``, each introduced by a marker
-    line. The names are those of ``Top.Candidate``."""
-    lines = ["Require Import Top.Candidate.", "Set Printing All."]
-    for n in names:
-        lines.append(f'Goal True. idtac "{_STATEMENT_MARK} {n}". Abort.')
-        lines.append(f"Check @Top.Candidate.{n}.")
-    return "\n".join(lines) + "\n"
-
-
-def read_statements(output: str) -> dict[str, str]:
-    """Name -> what ``Check`` printed for it, whitespace collapsed (the output of ``statements_query``)."""
-    out: dict[str, str] = {}
-    for chunk in output.split(_STATEMENT_MARK + " ")[1:]:
-        name, _, rest = chunk.partition("\n")
-        out[name.strip()] = " ".join(rest.split())
-    return out
-
-
-def changed_statements(before: dict[str, str], after: dict[str, str], names: Sequence[str]) -> str | None:
-    """Why the statements of ``names`` differ between two ``read_statements`` answers (the
-    original's and the one with the added lines), or None when each was read and is the same."""
-    for n in names:
-        if n not in before or n not in after:
-            return f"could not read the statement of {n}"
-    changed = [n for n in names if before[n] != after[n]]
-    if not changed:
-        return None
-    n = changed[0]
-    return (
-        f"the added Require changed the statement of {', '.join(changed)}: "
-        f"{before[n][:300]!r} in the original, {after[n][:300]!r} with the added lines"
-    )
-
-
-def _statements(text: str, names: Sequence[str]) -> dict[str, str] | str:
-    """What ``Check`` prints for each of ``names`` at the end of ``text`` (compiled as
-    ``Top.Candidate`` in a fresh sandboxed ``coqc``), or the compiler's complaint."""
-    from lean_tools.rocq.checker import compile_and_query
-
-    runs = compile_and_query({"Candidate.v": text, "Query.v": statements_query(names)}, ["Candidate.v", "Query.v"], timeout=600)
-    if not runs:
-        return "coqc did not run"
-    if runs[0].returncode != 0 or runs[0].timed_out:
-        return "it does not compile: " + (runs[0].stdout + runs[0].stderr).strip()[-400:]
-    if len(runs) < 2 or runs[1].returncode != 0 or runs[1].timed_out:
-        return "Check failed: " + ((runs[1].stdout + runs[1].stderr).strip()[-400:] if len(runs) > 1 else "")
-    return read_statements(runs[1].stdout)
-
-
-def _require_failure(original: str, base: str, filled: list[Hole]) -> str | None:
-    """Why the added lines change a filled lemma's statement (``base``: the original with them,
-    holes still admitted), or None when they do not."""
-    names = list(dict.fromkeys(h.qualified for h in filled))
-    before = _statements(original, names)
-    if isinstance(before, str):
-        return f"the statements of the original file cannot be compared, {before}"
-    after = _statements(base, names)
-    if isinstance(after, str):
-        return f"the statements of the original with the added lines cannot be compared, {after}"
-    return changed_statements(before, after, names)
-
-
 def allowed_require(line: str) -> bool:
     """Whether an added line loads only libraries the search loads itself (``From Coq Require
     Import`` some of ``Lia Lra Psatz``; ``From Hammer Require Import Tactics``): nothing else may
@@ -320,7 +254,7 @@ def judge(
         checked = _kernel(output, filled, allowed)
         failure = checked if isinstance(checked, str) else None
         if failure is None and requires_added:
-            failure = _require_failure(original, base, filled)
+            failure = statement_failure(original, base, [h.qualified for h in filled])
         if not isinstance(checked, str) and failure is None:
             return verdict(_apply(results, checked), output, f"{len(filled)} filled; the file compiles in context", requires_added)
     why = {"status": "not_proved", "reason": f"rejected in context: {failure}"}

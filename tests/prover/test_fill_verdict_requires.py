@@ -1,12 +1,14 @@
 """The verdict in context when the fill added a ``Require``: each filled lemma's statement, as
-Rocq elaborates it, must be the one it was in the original (``prover.fill_verdict``)."""
+Rocq elaborates it, must be the one it was in the original, and so must the definitions it names
+(``prover.fill_statements``, called by ``prover.fill_verdict.judge``)."""
 
 from __future__ import annotations
 
 import pytest
 
 from lean_tools.rocq.holes import fill, find_holes, insert_requires, requires_point
-from prover.fill_verdict import changed_statements, judge, read_statements, statements_query
+from prover.fill_statements import changed_statements, file_definitions, read_statements, statements_query
+from prover.fill_verdict import judge
 from prover.records import HoleResult
 
 LIA = "From Coq Require Import Lia."
@@ -21,9 +23,11 @@ def _printed(types: dict[str, str]) -> str:
 
 
 def test_the_query_prints_each_statement_in_full_after_a_marker():
-    query = statements_query(["l", "M.k"])
+    query = statements_query(["l", "M.k"], ["d"])
     assert query.startswith("Require Import Top.Candidate.\nSet Printing All.\n")
     assert 'idtac "PROVER-STATEMENT-OF M.k"' in query and "Check @Top.Candidate.M.k." in query
+    # the lemmas come first: a definition the file does not make stops the query after them
+    assert query.index("Check @Top.Candidate.M.k.") < query.index('idtac "PROVER-STATEMENT-OF d"') < query.index("Print Top.Candidate.d.")
 
 
 def test_statements_are_compared_name_by_name():
@@ -35,6 +39,27 @@ def test_statements_are_compared_name_by_name():
     why = changed_statements(before, other, ["l", "M.k"])
     assert why is not None and why.startswith("the added Require changed the statement of l:") and "(g (S O))" in why
     assert changed_statements(before, {"l": before["l"]}, ["l", "M.k"]) == "could not read the statement of M.k"
+
+
+def test_a_definition_the_statement_names_is_compared_through_other_definitions():
+    before = {"l": "l : @eq nat (M.f O) O", "M.f": "M.f = fun n : nat => g n", "g": "g = fun n : nat => n", "h": "h = O"}
+    after = before | {"h": "h = S O"}
+    assert changed_statements(before, after, ["l"], ["M.f", "g", "h"]) is None  # h is not named
+    after = before | {"g": "g = fun n : nat => S n"}
+    why = changed_statements(before, after, ["l"], ["M.f", "g", "h"])
+    assert why is not None and why.startswith("the added Require changed the definition of g, which the statement of l names")
+    assert changed_statements(before, after, ["l"], ["M.f"]) is None  # g is not a definition of the file
+
+
+def test_the_files_definitions_with_a_body_are_listed_by_qualified_name():
+    text = (
+        "Definition a := 1.\nModule M.\nSection S.\nVariable x : nat.\nFixpoint b (n : nat) : nat := n.\n"
+        "Lemma c : True.\nProof. exact I. Qed.\nDefinition d : nat.\nexact 0.\nDefined.\nEnd S.\n"
+        "Inductive t := K.\n#[local] Instance i : Inhabited t := {| inhabitant := K |}.\nEnd M.\n"
+        "Module F (X : Nat).\nDefinition e := 0.\nEnd F.\nModule Type T.\nDefinition f := 0.\nEnd T.\n"
+        "Module S : T.\nDefinition f := 0.\nDefinition g := 0.\nEnd S.\nModule Import U <: T.\nDefinition f := 0.\nEnd U.\n"
+    )
+    assert file_definitions(text) == ["a", "M.b", "M.t", "M.i", "U.f"]
 
 
 # --- real Rocq ----------------------------------------------------------------------------------
@@ -52,6 +77,8 @@ Lemma changed : Nat.of_uint 5 = 6.
 Proof.
 Admitted.
 """
+
+HIDDEN = SCOPE_CHANGE.replace("Lemma changed : Nat.of_uint 5 = 6.", "Definition five := Nat.of_uint 5.\nLemma changed : five = 6.")
 
 SECTION = """\
 Require Import Arith.
@@ -80,6 +107,15 @@ def test_a_require_that_changes_the_statement_is_rejected():
     assert hole.status == "not_proved"
     assert "the added Require changed the statement of changed" in hole.reason, hole.reason
     assert report.text == SCOPE_CHANGE and report.requires_added == ()
+
+
+@pytest.mark.rocq
+def test_a_require_that_changes_a_definition_the_statement_names_is_rejected():
+    report = _judged(HIDDEN, "reflexivity.", (LIA,))
+    (hole,) = report.holes
+    assert hole.status == "not_proved"
+    assert "the added Require changed the definition of five, which the statement of changed names" in hole.reason, hole.reason
+    assert report.text == HIDDEN
 
 
 @pytest.mark.rocq
