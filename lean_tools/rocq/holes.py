@@ -2,19 +2,32 @@
 
 A hole is
 - ``admitted``: a ``Theorem``/``Lemma``/``Fact``/``Remark``/``Corollary``/``Proposition``/
-  ``Property``/``Example``, or an ``Instance``/``Definition`` in proof mode (no ``:=`` in its
-  sentence), whose proof ends in ``Admitted.``; the script before ``Admitted.`` (if any) is kept
-  and continued from;
+  ``Property``/``Example``, or an ``Instance``/``Definition``/``Let``/``Fixpoint``/``CoFixpoint``,
+  in proof mode, whose proof ends in ``Admitted.``; the script before ``Admitted.`` (if any) is kept
+  and continued from. Attributes and prefixes (``#[local]``, ``Local``, ``Global``, ``Program``,
+  ``Polymorphic``...) are allowed; names follow Rocq's identifier rule (Unicode letters included);
 - ``admit``: an ``admit.`` sentence of a proof script (the script before ``Admitted.``, or
   before ``Qed.``/``Defined.``, which Rocq 8.16 refuses with an ``admit.`` inside); a lemma whose
   script has ``admit.``s is one ``admit`` hole per ``admit.``, not an ``admitted`` hole. Once every
   ``admit.`` of such a proof is filled, its ``Admitted.`` becomes ``Qed.`` (``Defined.`` for a
   definition).
 
+A declaration opens a proof only without a body of its own: a ``:=`` at the top level of its
+sentence (``Example e : 1 = 1 := eq_refl.``, ``Instance i : C := {| f := 0 |}.``,
+``Program Definition d : T := t.``) means no proof mode, while a ``:=`` of a ``let``, a binder
+``(x := t)`` or a record inside the statement does not (``lean_tools.rocq.walk.read_statement``).
+``Existing Instance(s)`` declares nothing.
+
 Each hole knows the ``Section``s and ``Module``s that enclose it (``scopes``, kept by the sentence
 walk of ``lean_tools.rocq.walk``), so a caller can close them after the hole (``closers``) and
-name it (``qualified``: modules qualify names, sections do not). Holes inside a functor (``Module F (X : T).``) or a module type cannot be
-named from outside and are marked ``fillable=False`` with the reason.
+name it (``qualified``: modules qualify names, sections do not). Holes that cannot be filled and
+named are marked ``fillable=False`` with the reason: inside a functor (``Module F (X : T).``) or a
+module type; a mutual declaration (``Lemma a : T with b : U.``: one proof for both statements, the
+hole named after the first); a ``Let`` inside a section (gone after ``End``).
+
+Not covered: ``Program`` obligations (``Next Obligation. ... Admitted.``, ``Admit Obligations.``
+are no holes, though the definition then rests on an axiom), an anonymous ``Instance : C.`` in
+proof mode, and a proof nested in another (``Nested Proofs Allowed``).
 
 Offsets index the text given; ``fill`` replaces only the proof body of a hole, so every byte
 outside the filled bodies stays as it was.
@@ -24,16 +37,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .walk import ProofRule, Scope, Step, qualified, walk
+from .walk import IDENT, ProofRule, Scope, Step, qualified, read_statement, walk
 
 THEOREM_KEYWORDS = ("Theorem", "Lemma", "Fact", "Remark", "Corollary", "Proposition", "Property", "Example")
-_DEFINITION_KEYWORDS = ("Instance", "Definition")
-_ATTRIBUTES = r"(?:#\[[^\]]*\]\s*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Program|Existing)\s+)*"
-_DECL = re.compile(rf"{_ATTRIBUTES}(?P<kw>{'|'.join(THEOREM_KEYWORDS + _DEFINITION_KEYWORDS)})\s+(?P<name>[A-Za-z_][\w']*)?")
+_DEFINITION_KEYWORDS = ("Instance", "Definition", "Let", "Fixpoint", "CoFixpoint")
+_ATTRIBUTES = r"(?:#\[[^\]]*\]\s*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Program)\s+)*"
+_DECL = re.compile(rf"{_ATTRIBUTES}(?P<kw>{'|'.join(THEOREM_KEYWORDS + _DEFINITION_KEYWORDS)})\s+(?P<name>{IDENT})?")
 
 
 class Hole(BaseModel):
@@ -61,6 +75,9 @@ class Hole(BaseModel):
     term_start: int = 0
     """Start of the proof's terminator sentence (``Admitted.``/``Qed.``/``Defined.``)."""
     term_end: int = 0
+    mutual: tuple[str, ...] = ()
+    """The other statements of a mutual declaration (``Lemma a : T with b : U.``), which the same
+    proof proves: such a hole is not fillable."""
 
     @property
     def admitted_lemma(self) -> bool:
@@ -84,6 +101,10 @@ class Hole(BaseModel):
     def unfillable_reason(self) -> str:
         if any(s.kind in ("functor", "module type") for s in self.scopes):
             return "inside a functor or module type: its lemmas cannot be named after End"
+        if self.mutual:
+            return f"a mutual declaration: one proof for {', '.join((self.name, *self.mutual))}"
+        if self.keyword == "Let" and any(s.kind == "section" for s in self.scopes):
+            return "a Let inside a section: it cannot be named after End"
         return ""
 
     @property
@@ -92,13 +113,26 @@ class Hole(BaseModel):
         return self.qualified if self.kind == "admitted" else f"{self.qualified}#admit{self.index + 1}"
 
 
-def _is_decl(head: str) -> re.Match[str] | None:
+@dataclass(frozen=True, slots=True)
+class _Decl:
+    """A declaration sentence that opens a proof."""
+
+    keyword: str
+    name: str
+    mutual: tuple[str, ...]
+
+
+def _is_decl(head: str) -> _Decl | None:
+    """The declaration ``head`` makes when it opens a proof: a keyword of ``_DECL`` with a name and
+    no body of its own (``read_statement``); None for any other sentence, among them
+    ``Example e : T := t.``, ``Instance i : C := {| ... |}.`` and ``Existing Instance i.``."""
     m = _DECL.match(head)
     if not m or not m.group("name"):
         return None
-    if m.group("kw") in _DEFINITION_KEYWORDS and re.search(r":=", head):
-        return None  # a definition with a body: no proof mode
-    return m
+    statement = read_statement(head)
+    if statement.has_body:
+        return None
+    return _Decl(m.group("kw"), m.group("name"), statement.mutual)
 
 
 def _opens_proof(head: str) -> bool:
@@ -106,10 +140,10 @@ def _opens_proof(head: str) -> bool:
 
 
 _PROOFS = ProofRule(opens=_opens_proof, cuts=_opens_proof, cut_in_proof=True)
-"""A declaration of ``_DECL`` opens a proof, which ends at its terminator or at the next such
-declaration; that declaration is taken into the cut proof and its own proof is not read. A
-theorem-like declaration with ``:= term`` and ``Existing Instance i.`` open such a proof too, so
-the lemma after one of them is not read either (nor the scope sentences between them)."""
+"""A declaration that opens a proof (``_is_decl``) reads it to its terminator or, unfinished, to
+the next such declaration; that declaration is taken into the cut proof and its own proof is not
+read. A declaration with its own body opens nothing and cuts nothing (Rocq accepts
+``Definition d := 1.`` inside a proof)."""
 
 
 def find_holes(text: str) -> list[Hole]:
@@ -117,9 +151,9 @@ def find_holes(text: str) -> list[Hole]:
     steps = list(walk(text, _PROOFS))
     holes: list[Hole] = []
     for step in steps:
-        m = _is_decl(step.head) if step.proof is not None and step.proof.terminator else None
-        if m is not None and step.proof is not None:
-            holes += _holes_of(m, steps, step.index, step.proof.end)
+        decl = _is_decl(step.head) if step.proof is not None and step.proof.terminator else None
+        if decl is not None and step.proof is not None:
+            holes += _holes_of(decl, steps, step.index, step.proof.end)
     return holes
 
 
@@ -129,15 +163,15 @@ def hole_labelled(text: str, label: str) -> Hole:
     return next(h for h in find_holes(text) if h.label == label)
 
 
-def _holes_of(m: re.Match[str], steps: Sequence[Step], i: int, j: int) -> list[Hole]:
+def _holes_of(decl: _Decl, steps: Sequence[Step], i: int, j: int) -> list[Hole]:
     """The holes of the proof of declaration ``i`` whose terminator is sentence ``j``."""
     term = steps[j].head.split(" ")[0].rstrip(".")
     proof_start = steps[i + 1].start if i + 1 < j else steps[j].start
     has_proof = i + 1 < j and re.match(r"Proof\b", steps[i + 1].head) is not None
     script_start = steps[i + 1].end if has_proof else proof_start
     proto = Hole(
-        name=m.group("name"),
-        keyword=m.group("kw"),
+        name=decl.name,
+        keyword=decl.keyword,
         kind="admitted",
         scopes=steps[i].scopes,
         decl_start=steps[i].start,
@@ -149,6 +183,7 @@ def _holes_of(m: re.Match[str], steps: Sequence[Step], i: int, j: int) -> list[H
         terminator=term,
         term_start=_after_bullets(steps[j]),
         term_end=steps[j].end,
+        mutual=decl.mutual,
     )
     if term not in ("Qed", "Defined", "Admitted"):
         return []

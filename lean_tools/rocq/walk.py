@@ -17,8 +17,11 @@ Scopes (``scope_change``):
 - Sentences inside a proof are never scope sentences.
 
 Offsets are character offsets into the text given (comments and strings are masked to the same
-length, so they index the original text). Not covered: ``Declare Module``, ``Include`` and names
-outside ``[A-Za-z0-9_']`` in scope sentences (such a sentence is not a scope sentence).
+length, so they index the original text). Names follow Rocq's identifier rule (``IDENT``: Unicode
+letters included). Not covered: ``Declare Module`` and ``Include`` (no scope sentences).
+
+``read_statement(head)`` reads a declaration sentence for its callers: whether it carries its own
+``:=`` body (then it opens no proof) and which statements it declares mutually (``with``).
 """
 
 from __future__ import annotations
@@ -33,6 +36,9 @@ from pydantic import BaseModel, ConfigDict
 from ..source import mask
 from .parser import Sentence, rocq_sentences
 
+IDENT = r"[^\W\d][\w']*"
+"""A Rocq identifier: a letter (Unicode letters included) or ``_``, then letters, digits, ``_`` and
+``'``. (A lone ``_`` matches too; it is no identifier, but no declaration is named ``_``.)"""
 TERMINATORS = ("Qed", "Defined", "Admitted", "Abort", "Save")
 """The sentences that end a proof."""
 _BULLETS = re.compile(r"\A(?:[-+*]+|[{}])\s*")
@@ -65,11 +71,11 @@ def unbulleted(masked: str, s: Sentence) -> str:
 
 def scope_change(head: str, stack: list[Scope]) -> bool:
     """Update ``stack`` for a ``Section``/``Module``/``End`` sentence; True when it was one."""
-    m = re.match(r"Section\s+([\w']+)\s*\.$", head)
+    m = re.match(rf"Section\s+({IDENT})\s*\.$", head)
     if m:
         stack.append(Scope(kind="section", name=m.group(1)))
         return True
-    m = re.match(r"Module\s+(Type\s+)?(?:(?:Import|Export)\s+)?([\w']+)(.*)\.$", head, re.S)
+    m = re.match(rf"Module\s+(Type\s+)?(?:(?:Import|Export)\s+)?({IDENT})(.*)\.$", head, re.S)
     if m:
         rest = m.group(3)
         if ":=" in rest:  # Module M := N. defines, opens nothing
@@ -77,7 +83,7 @@ def scope_change(head: str, stack: list[Scope]) -> bool:
         kind = "module type" if m.group(1) else ("functor" if re.match(r"\s*\(", rest) else "module")
         stack.append(Scope(kind=kind, name=m.group(2)))  # type: ignore[arg-type]
         return True
-    m = re.match(r"End\s+([\w']+)\s*\.$", head)
+    m = re.match(rf"End\s+({IDENT})\s*\.$", head)
     if m and stack and stack[-1].name == m.group(1):
         stack.pop()
         return True
@@ -184,3 +190,61 @@ def _proof(heads: Sequence[str], i: int, rule: ProofRule) -> Proof:
         if rule.cuts(heads[j]):
             return Proof("", j)
     return Proof("", len(heads))
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """What a declaration sentence says about its proof (``read_statement``)."""
+
+    has_body: bool
+    """It carries its own body: a ``:=`` at its top level (``Example e : T := t.``,
+    ``Instance i : C := {| ... |}.``), so it opens no proof."""
+    mutual: tuple[str, ...] = ()
+    """The names declared after a top-level ``with`` (``Lemma a : T with b : U.``): statements the
+    same proof proves, in order."""
+
+
+_TOKENS = re.compile(r":=|[(\[{]|[)\]}]|(?<![\w'])(?:let|fix|cofix|match|with|for)(?![\w'])")
+
+
+def read_statement(head: str) -> Statement:
+    """Read a declaration sentence (a ``Step.head``: comments and strings masked) at its top level:
+    outside parentheses, brackets and braces (binders ``(x := t)``, records ``{| f := t |}``),
+    where a ``:=`` that follows a ``let``/``fix``/``cofix`` of the statement is theirs and a
+    ``with`` that follows a ``match`` (or sits inside a ``fix ... for``) is theirs. The first other
+    ``:=`` starts the body. Limits: read lexically, so a notation with unbalanced brackets
+    (``[0, 1)``) upsets the count."""
+    depth = 0
+    assigns = matches = fixes = 0
+    mutual: list[str] = []
+    previous = ""
+    for m in _TOKENS.finditer(head):
+        token = m.group(0)
+        if token in "([{":
+            depth += 1
+        elif token in ")]}":
+            depth = max(0, depth - 1)
+        elif depth:
+            continue
+        elif token in ("let", "match"):
+            assigns += token == "let"
+            matches += token == "match"
+        elif token in ("fix", "cofix"):
+            if previous != "let":  # `let fix f x := t in u`: one `:=`, no `for`
+                assigns += 1
+                fixes += 1
+        elif token == "for":
+            fixes = max(0, fixes - 1)
+        elif token == "with":
+            if matches:
+                matches -= 1
+            elif fixes:
+                assigns += 1  # `fix f x := t with g y := u for f`
+            elif n := re.match(rf"\s*({IDENT})", head[m.end() :]):
+                mutual.append(n.group(1))
+        elif assigns:  # `:=` of a let or fix
+            assigns -= 1
+        else:
+            return Statement(has_body=True, mutual=tuple(mutual))
+        previous = token
+    return Statement(has_body=False, mutual=tuple(mutual))

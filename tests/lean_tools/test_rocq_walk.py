@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from lean_tools.rocq.holes import find_holes
-from lean_tools.rocq.walk import ProofRule, Scope, walk
+from lean_tools.rocq.walk import ProofRule, Scope, Statement, read_statement, walk
 from prover.premises import _walk, section_context
 
 NESTED = """\
@@ -136,3 +138,40 @@ def test_a_cut_proof_resumes_at_the_next_declaration_or_takes_it() -> None:
     taken = list(walk(TWO_LEMMAS, _rule(cut_in_proof=True)))
     assert [(s.in_proof, s.proof is not None) for s in taken[:5]] == [(False, True), *[(True, False)] * 3, (False, False)]
     assert taken[6].proof is not None and taken[6].proof.terminator == "Abort"
+
+
+def test_scope_names_follow_the_identifier_rule() -> None:
+    text = "Module Mα'.\nSection ℕ_s.\nEnd ℕ_s.\nEnd Mα'.\nModule 1M.\nSection ∣.\n"
+    assert [(s.change, s.scopes) for s in walk(text)] == [
+        ("open", (Scope(kind="module", name="Mα'"),)),
+        ("open", (Scope(kind="module", name="Mα'"), Scope(kind="section", name="ℕ_s"))),
+        ("close", (Scope(kind="module", name="Mα'"),)),
+        ("close", ()),
+        (None, ()),  # no identifier starts with a digit or a symbol
+        (None, ()),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("head", "statement"),
+    [
+        ("Example e : 1 = 1 := eq_refl.", Statement(has_body=True)),
+        ("Instance i : C := {| f := 1 |}.", Statement(has_body=True)),
+        ("Instance i : C := { f := 1 }.", Statement(has_body=True)),
+        ("#[export] Instance i : C.", Statement(has_body=False)),
+        ("Lemma l : let y := 1 in y = 1.", Statement(has_body=False)),
+        ("Example l : let y := 1 in y = 1 := eq_refl.", Statement(has_body=True)),
+        ("Lemma l : forall x, (let y := x in y) = x.", Statement(has_body=False)),
+        ("Definition d (x : nat := 1) {struct x} : nat.", Statement(has_body=False)),
+        ("Definition d : nat := let fix f (n : nat) := n in f 0.", Statement(has_body=True)),
+        ("Lemma l : (fix f (n : nat) : nat := n with g (n : nat) : nat := n for f) 0 = 0.", Statement(has_body=False)),
+        ("Lemma l : fix f (n : nat) : nat := n with g (n : nat) : nat := n for f = f.", Statement(has_body=False)),
+        ("Lemma a : T with b : U with c' : V.", Statement(has_body=False, mutual=("b", "c'"))),
+        ("Lemma a : match n with 0 => True | _ => False end with β : U.", Statement(has_body=False, mutual=("β",))),
+        ("Fixpoint f (n : nat) : nat := match n with 0 => 0 | S m => g m end with g (n : nat) : nat := 0.",
+         Statement(has_body=True)),
+        ("Fixpoint f (n : nat) : bool with g (n : nat) : bool.", Statement(has_body=False, mutual=("g",))),
+    ],
+)
+def test_a_declaration_reads_its_body_and_mutual_statements(head: str, statement: Statement) -> None:
+    assert read_statement(head) == statement
