@@ -173,6 +173,21 @@ def hard_limit_s(config: dict) -> int:
     return int(max(60, 10 * float(config.get("budget", {}).get("seconds", 5.0))))
 
 
+RECHECK_RESERVE_S = 10.0
+"""Wall seconds an attempt keeps after its search for the re-check of a proof found."""
+
+
+def attempt_limit(config: dict, timeout_s: float) -> int:
+    """Wall seconds after which a worker abandons its attempt itself (a clean ``timeout``, the
+    worker and its warm sessions and model kept): ``hard_limit_s``, but 5 s before the runner
+    would kill the worker (``runner.hard_limit`` of the run's ``timeout_s``). The search's own
+    wall cap is this less ``RECHECK_RESERVE_S``, so that on a busy machine a CPU-clock search
+    stops and reports instead of being abandoned."""
+    from .runner import hard_limit
+
+    return max(1, min(hard_limit_s(config), int(hard_limit(timeout_s)) - 5))
+
+
 def split_statement(text: str) -> tuple[str, str]:
     """(session header, statement sentence) of a Rocq problem file."""
     from lean_tools.parsing import parse_source
@@ -221,7 +236,7 @@ def search_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
     """
     if problem.language != "rocq":
         return AttemptResult(outcome="error", reason=f"the search presets run Rocq problems only, not {problem.language}")
-    limit = hard_limit_s(request.config)
+    limit = attempt_limit(request.config, request.timeout_s)
     _preload(request.config)
 
     def on_alarm(signum, frame):
@@ -232,7 +247,7 @@ def search_attempt(problem: BenchProblem, request: AttemptRequest) -> AttemptRes
     t0 = time.monotonic()
     try:
         with activate(problem.flags) if problem.flags else contextlib.nullcontext():
-            return _search(problem, request.config, t0)
+            return _search(problem, request.config, t0, wall_cap=max(1.0, limit - RECHECK_RESERVE_S))
     except _HardLimit:
         return AttemptResult(outcome="timeout", reason=f"hard limit: abandoned after {limit} s",
                              wall_s=time.monotonic() - t0)
@@ -347,7 +362,7 @@ def _installed_sources(config: dict, budget_cfg: dict) -> str | None:
     return None
 
 
-def _search(problem: BenchProblem, config: dict, t0: float) -> AttemptResult:
+def _search(problem: BenchProblem, config: dict, t0: float, wall_cap: float | None = None) -> AttemptResult:
     from lean_tools.rocq.session import RocqSession
     from lean_tools.sandbox import finished_cpu_seconds
     from prover.search import SearchBudget, baseline_table, prove_goal
@@ -369,6 +384,8 @@ def _search(problem: BenchProblem, config: dict, t0: float) -> AttemptResult:
     if checker is not None:
         budget_cfg["own_imports"] = True
     budget = SearchBudget(**budget_cfg)
+    if wall_cap is not None and budget.clock == "cpu" and budget.seconds * budget.wall_factor > wall_cap:
+        budget = budget.model_copy(update={"wall_factor": max(1.0, wall_cap / budget.seconds)})
     table = baseline_table() if config.get("table") == "baseline" else None
     cpu0 = finished_cpu_seconds()
     if sess.get("warm"):
