@@ -244,9 +244,18 @@ def test_a_file_whose_import_is_not_built_is_bad_input(tmp_path, capsys):
 
 
 @pytest.mark.rocq
-def test_prove_fills_a_project_file_in_place(tmp_path, capsys):
+def test_prove_fills_a_project_file_in_place(tmp_path, capsys, monkeypatch):
+    import lean_tools.pool
     from prover.commands.prove import main
 
+    pools: list[lean_tools.pool.SessionPool] = []
+
+    class Recorded(lean_tools.pool.SessionPool):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            pools.append(self)
+
+    monkeypatch.setattr(lean_tools.pool, "SessionPool", Recorded)
     use = _project(tmp_path)
     coqc = shutil.which("coqc")
     assert coqc is not None
@@ -261,6 +270,9 @@ def test_prove_fills_a_project_file_in_place(tmp_path, capsys):
     holes = find_holes(USE)
     assert isinstance(split_bodies(USE, out, holes), list)
     assert "Admitted" not in out
+    # the later holes' sessions were reached by moving the first one forward, not by new coqtops
+    (stats,) = [p.stats for p in pools]
+    assert stats.extended >= 1 and stats.created < len(holes), stats
 
 
 JUDGED = """\
