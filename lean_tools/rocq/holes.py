@@ -20,10 +20,13 @@ sentence (``Example e : 1 = 1 := eq_refl.``, ``Instance i : C := {| f := 0 |}.``
 
 Each hole knows the ``Section``s and ``Module``s that enclose it (``scopes``, kept by the sentence
 walk of ``lean_tools.rocq.walk``), so a caller can close them after the hole (``closers``) and
-name it (``qualified``: modules qualify names, sections do not). Holes that cannot be filled and
-named are marked ``fillable=False`` with the reason: inside a functor (``Module F (X : T).``) or a
-module type; a mutual declaration (``Lemma a : T with b : U.``: one proof for both statements, the
-hole named after the first); a ``Let`` inside a section (gone after ``End``).
+name it (``qualified``: modules qualify names, sections do not). A mutual declaration
+(``Lemma a : T with b : U.``) is one hole, named after its first statement, whose proof proves
+them all (``mutual``). Holes that cannot be filled and named are marked ``fillable=False`` with
+the reason: inside a functor (``Module F (X : T).``) or a module type; a ``Let`` inside a section
+(gone after ``End``); an ``admitted`` definition (``Definition``/``Instance``/``Let``/
+``Fixpoint``/``CoFixpoint`` in proof mode): the search (``prover.problem``) states theorem-like
+lemmas only, so such a hole is reported, not filled (its ``admit.``s are, as auxiliary lemmas).
 
 Not covered: ``Program`` obligations (``Next Obligation. ... Admitted.``, ``Admit Obligations.``
 are no holes, though the definition then rests on an axiom), an anonymous ``Instance : C.`` in
@@ -76,8 +79,8 @@ class Hole(BaseModel):
     """Start of the proof's terminator sentence (``Admitted.``/``Qed.``/``Defined.``)."""
     term_end: int = 0
     mutual: tuple[str, ...] = ()
-    """The other statements of a mutual declaration (``Lemma a : T with b : U.``), which the same
-    proof proves: such a hole is not fillable."""
+    """The other statements of a mutual declaration (``Lemma a : T with b : U.``): the hole is
+    named after the first, and its proof proves them all (one goal each, in order)."""
 
     @property
     def admitted_lemma(self) -> bool:
@@ -101,10 +104,10 @@ class Hole(BaseModel):
     def unfillable_reason(self) -> str:
         if any(s.kind in ("functor", "module type") for s in self.scopes):
             return "inside a functor or module type: its lemmas cannot be named after End"
-        if self.mutual:
-            return f"a mutual declaration: one proof for {', '.join((self.name, *self.mutual))}"
         if self.keyword == "Let" and any(s.kind == "section" for s in self.scopes):
             return "a Let inside a section: it cannot be named after End"
+        if self.kind == "admitted" and self.is_definition:
+            return f"an admitted {self.keyword} in proof mode: the search states theorem-like lemmas only"
         return ""
 
     @property
