@@ -180,9 +180,10 @@ RECHECK_RESERVE_S = 10.0
 def attempt_limit(config: dict, timeout_s: float) -> int:
     """Wall seconds after which a worker abandons its attempt itself (a clean ``timeout``, the
     worker and its warm sessions and model kept): ``hard_limit_s``, but 5 s before the runner
-    would kill the worker (``runner.hard_limit`` of the run's ``timeout_s``). The search's own
-    wall cap is this less ``RECHECK_RESERVE_S``, so that on a busy machine a CPU-clock search
-    stops and reports instead of being abandoned."""
+    would kill the worker (``runner.hard_limit`` of the run's ``timeout_s``). The search stops
+    ``RECHECK_RESERVE_S`` before it, counted from the attempt's start (``SearchBudget.deadline``:
+    loading the problem's file is inside it), so that on a busy machine a search stops and
+    reports instead of being abandoned."""
     from .runner import hard_limit
 
     return max(1, min(hard_limit_s(config), int(hard_limit(timeout_s)) - 5))
@@ -384,8 +385,8 @@ def _search(problem: BenchProblem, config: dict, t0: float, wall_cap: float | No
     if checker is not None:
         budget_cfg["own_imports"] = True
     budget = SearchBudget(**budget_cfg)
-    if wall_cap is not None and budget.clock == "cpu" and budget.seconds * budget.wall_factor > wall_cap:
-        budget = budget.model_copy(update={"wall_factor": max(1.0, wall_cap / budget.seconds)})
+    if wall_cap is not None:
+        budget = budget.model_copy(update={"deadline": t0 + wall_cap})
     table = baseline_table() if config.get("table") == "baseline" else None
     cpu0 = finished_cpu_seconds()
     if sess.get("warm"):

@@ -131,9 +131,10 @@ class SessionSearch:
         return time.monotonic() - self.t0
 
     def left(self) -> float:
-        wall_left = self.budget.seconds * (self.budget.wall_factor if self.budget.clock == "cpu" else 1.0) - (
-            time.monotonic() - self.t0
-        )
+        now = time.monotonic()
+        wall_left = self.budget.seconds * (self.budget.wall_factor if self.budget.clock == "cpu" else 1.0) - (now - self.t0)
+        if self.budget.deadline is not None:
+            wall_left = min(wall_left, self.budget.deadline - now)
         return min(self.budget.seconds - self.used(), wall_left)
 
     def out_of_budget(self) -> bool:

@@ -65,6 +65,11 @@ class SearchBudget(BaseModel):
     (``cpu_seconds`` of sessions that report it; steadier on a loaded machine). With ``cpu``
     the wall-clock time is still capped at ``wall_factor * seconds``."""
     wall_factor: float = 4.0
+    deadline: float | None = None
+    """A ``time.monotonic()`` instant after which the search stops whatever is left of its budget:
+    set by a caller that abandons an attempt at a hard limit of its own (a benchmark worker), so
+    that the search stops and reports first. Its clock runs from before the session is opened;
+    the budget's from the first node."""
     retry_factor: float = 4.0
     """When every node is expanded and budget is left, closers that timed out are tried once more
     with this factor on their timeout (cheapest node first); 0 turns the second pass off."""

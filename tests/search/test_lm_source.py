@@ -230,3 +230,13 @@ def test_a_tactic_only_the_model_proposes_proves_the_goal(tmp_path, monkeypatch)
     assert not any("seq_NoDup" in tac for tac, tag in seen if tag != "lm")
     assert res.lm_seconds >= 0.2 and res.checker_seconds >= res.lm_seconds and res.lm_tokens == sum(p.tokens for p in ANSWER)
     assert res.knn_tried == 0 and not res.knn_proved
+
+
+def test_a_deadline_stops_the_search_whatever_its_budget_says():
+    import time as clock
+
+    budget = SearchBudget(clock="cpu", seconds=30.0, deadline=clock.monotonic() - 1.0)
+    search = SessionSearch(_CpuSession(), ROCQ, budget, HEADER, STATEMENT, "rocq")
+    assert search.left() < 0 and search.out_of_budget()
+    roomy = SessionSearch(_CpuSession(), ROCQ, budget.model_copy(update={"deadline": None}), HEADER, STATEMENT, "rocq")
+    assert roomy.left() > 29.0
