@@ -213,7 +213,9 @@ def read_statement(head: str) -> Statement:
     where a ``:=`` that follows a ``let``/``fix``/``cofix`` of the statement is theirs and a
     ``with`` that follows a ``match`` (or sits inside a ``fix ... for``) is theirs. The first other
     ``:=`` starts the body. Limits: read lexically, so a notation with unbalanced brackets
-    (``[0, 1)``) upsets the count."""
+    (``[0, 1)``) upsets the count, and a notation with its own ``:=`` outside brackets (an
+    assignment in a Hoare triple, ``{{ P }} X := 1 {{ Q }}``) reads as a body: such a declaration
+    is taken to open no proof."""
     depth = 0
     assigns = matches = fixes = 0
     mutual: list[str] = []
