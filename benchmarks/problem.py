@@ -103,7 +103,7 @@ class AttemptResult(_Record):
     """CPU seconds spent in the proof assistant (sessions + file checks)."""
     wall_s: float = 0.0
     model_s: float | None = None
-    """Seconds the tactic model spent answering inside the attempt (its load not counted); 0 when
+    """Wall seconds the tactic model spent answering inside the attempt (its load not counted); 0 when
     the attempt asked no model, None when not measured (the attempt function does not report it,
     or the attempt was abandoned before its search returned)."""
     knn_s: float | None = None
