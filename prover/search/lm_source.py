@@ -362,7 +362,8 @@ class LmSource:
     """Wall seconds spent in the model and the filters (charged to a wall-clock budget)."""
     cpu_seconds: float = 0.0
     """What a CPU-clock budget is charged: for a model in process the calling thread's CPU seconds
-    (torch runs the model in it), so that a machine busy with other jobs does not make a call look
+    (torch runs the model in it with the default one thread, ``THREADS_ENV``; the CPU of more
+    threads is not counted), so that a machine busy with other jobs does not make a call look
     dearer; for a served model the wall seconds (its work is done elsewhere, the search waits)."""
     load_seconds: float = 0.0
     """Seconds this search spent loading the model (0 when an earlier search in the process did)."""
