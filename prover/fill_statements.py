@@ -12,7 +12,10 @@ Both with ``Set Printing All``, so no notation, coercion or implicit argument hi
 The filled lemma's type must be the same in both, and so must each definition its printed type
 names, and each definition those name in turn. Both files have the holes admitted, so a section
 generalises a lemma over the same variables in both: a filled lemma would be generalised only
-over the variables its proof uses, an admitted one over all of them.
+over the variables its proof uses, an admitted one over all of them. A proof with ``admit.``
+holes that ends in ``Qed.``/``Defined.`` (which Rocq 8.16 refuses to compile) ends in
+``Admitted.`` in both files (``admitted_proofs``): only those terminators change, never a
+statement, so the statements compared are still the ones written.
 
 Cost: two ``coqc`` runs of the file with its holes admitted, only when lines were added.
 
@@ -126,16 +129,29 @@ def _printed(text: str, lemmas: Sequence[str], definitions: Sequence[str]) -> di
     return read_statements(runs[1].stdout) if len(runs) > 1 else {}
 
 
+def admitted_proofs(text: str) -> str:
+    """``text`` with each proof that has ``admit`` holes (``find_holes``) and ends in ``Qed.``/
+    ``Defined.`` ending in ``Admitted.`` instead; every other byte as it was (an ``Admitted.``
+    proof with ``admit.``s is left alone, and so is each ``admit.``)."""
+    from lean_tools.rocq.holes import find_holes
+
+    spans = {(h.term_start, h.term_end) for h in find_holes(text) if h.kind == "admit" and not h.admitted_lemma}
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + "Admitted." + text[end:]
+    return text
+
+
 def statement_failure(original: str, base: str, lemmas: Sequence[str]) -> str | None:
     """Why the lines added in ``base`` (the original with them, holes still admitted) change the
     statement of one of ``lemmas`` (qualified names) or a definition it names; None when they do
-    not (module docstring). An original that does not compile is a failure."""
+    not (module docstring). Both are compiled with ``admitted_proofs``. An original that does not
+    compile is a failure."""
     lemmas = list(dict.fromkeys(lemmas))
     definitions = file_definitions(original)
-    before = _printed(original, lemmas, definitions)
+    before = _printed(admitted_proofs(original), lemmas, definitions)
     if isinstance(before, str):
         return f"the statements of the original file cannot be compared, {before}"
-    after = _printed(base, lemmas, definitions)
+    after = _printed(admitted_proofs(base), lemmas, definitions)
     if isinstance(after, str):
         return f"the statements of the original with the added lines cannot be compared, {after}"
     return changed_statements(before, after, lemmas, definitions)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from lean_tools.rocq.holes import fill, find_holes, insert_requires, requires_point
-from prover.fill_statements import changed_statements, file_definitions, read_statements, statements_query
+from prover.fill_statements import admitted_proofs, changed_statements, file_definitions, read_statements, statements_query
 from prover.fill_verdict import judge
 from prover.records import HoleResult
 
@@ -60,6 +60,17 @@ def test_the_files_definitions_with_a_body_are_listed_by_qualified_name():
         "Module S : T.\nDefinition f := 0.\nDefinition g := 0.\nEnd S.\nModule Import U <: T.\nDefinition f := 0.\nEnd U.\n"
     )
     assert file_definitions(text) == ["a", "M.b", "M.t", "M.i", "U.f"]
+
+
+def test_only_the_terminators_of_proofs_with_admit_holes_become_admitted():
+    text = (
+        "Lemma a : True /\\ True.\nProof. split.\n- admit.\n- { admit. } Qed.\n"
+        "Definition d : nat.\nProof. admit. (* Qed. *) Defined.\n"
+        "Lemma b : True.\nProof. exact I. Qed.\nLemma c : True.\nProof. admit.\nAdmitted.\n"
+    )
+    expected = text.replace("{ admit. } Qed.", "{ admit. } Admitted.").replace("(* Qed. *) Defined.", "(* Qed. *) Admitted.")
+    assert admitted_proofs(text) == expected
+    assert [h.label for h in find_holes(admitted_proofs(text))] == [h.label for h in find_holes(text)]
 
 
 # --- real Rocq ----------------------------------------------------------------------------------
@@ -135,3 +146,28 @@ def test_an_original_that_does_not_compile_is_not_compared_but_rejected():
     (hole,) = report.holes
     assert hole.status == "not_proved" and "the statements of the original file cannot be compared, it does not compile" in hole.reason
     assert report.text == uses_lia
+
+
+# An ``admit.`` inside a proof ending in ``Qed.``: Rocq 8.16 refuses to compile the file as written.
+ADMIT_IN_QED = "Require Import Arith.\nLemma a : forall n, n + 0 = n.\nProof. intros n. admit. Qed.\n"
+
+
+@pytest.mark.rocq
+def test_an_honest_fill_of_an_admit_in_a_qed_proof_with_an_added_require_is_accepted():
+    report = _judged(ADMIT_IN_QED, "lia.", (LIA,))
+    (hole,) = report.holes
+    assert hole.status == "proved", hole.reason
+    assert report.requires_added == (LIA,)
+    filled = ADMIT_IN_QED.replace("Arith.\n", "Arith.\nFrom Coq Require Import Lia.\n").replace("admit.", "{ lia. }")
+    assert report.text == filled
+
+
+@pytest.mark.rocq
+def test_a_require_that_changes_the_statement_of_an_admit_in_a_qed_proof_is_rejected():
+    original = SCOPE_CHANGE.replace("Proof.\nAdmitted.\n", "Proof.\nadmit.\nQed.\n")
+    assert find_holes(original)[0].kind == "admit"
+    report = _judged(original, "reflexivity.", (LIA,))
+    (hole,) = report.holes
+    assert hole.status == "not_proved"
+    assert "the added Require changed the statement of changed" in hole.reason, hole.reason
+    assert report.text == original and report.requires_added == ()
