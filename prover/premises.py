@@ -120,7 +120,7 @@ def _opens_proof(head: str) -> bool:
     return m is not None and ":=" not in head and (_KINDS[m.group("kw")] == "lemma" or m.group("kw") == "Definition")
 
 
-_PROOFS = ProofRule(opens=_opens_proof, cuts=lambda head: _DECL.match(head) is not None)
+_PROOFS = ProofRule(opens=lambda head, following: _opens_proof(head), cuts=lambda head, following: _DECL.match(head) is not None)
 """A proof ends at its terminator or, unfinished, at the next declaration, which is read afresh."""
 
 

@@ -16,6 +16,8 @@ A declaration opens a proof only without a body of its own: a ``:=`` at the top 
 sentence (``Example e : 1 = 1 := eq_refl.``, ``Instance i : C := {| f := 0 |}.``,
 ``Program Definition d : T := t.``) means no proof mode, while a ``:=`` of a ``let``, a binder
 ``(x := t)`` or a record inside the statement does not (``lean_tools.rocq.walk.read_statement``).
+Nor does a ``:=`` of a notation (``{{ P }} X := 1 {{ Q }}``) where no body can be: in a
+``Lemma``/``Theorem``/... (Rocq takes no body there), or in a declaration followed by ``Proof``.
 ``Existing Instance(s)`` declares nothing.
 
 Each hole knows the ``Section``s and ``Module``s that enclose it (``scopes``, kept by the sentence
@@ -45,12 +47,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .walk import IDENT, ProofRule, Scope, Step, qualified, read_statement, walk
+from .walk import ATTRIBUTES, IDENT, ProofRule, Scope, Step, qualified, read_statement, walk
 
 THEOREM_KEYWORDS = ("Theorem", "Lemma", "Fact", "Remark", "Corollary", "Proposition", "Property", "Example")
 _DEFINITION_KEYWORDS = ("Instance", "Definition", "Let", "Fixpoint", "CoFixpoint")
-_ATTRIBUTES = r"(?:#\[[^\]]*\]\s*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Program)\s+)*"
-_DECL = re.compile(rf"{_ATTRIBUTES}(?P<kw>{'|'.join(THEOREM_KEYWORDS + _DEFINITION_KEYWORDS)})\s+(?P<name>{IDENT})?")
+_DECL = re.compile(rf"{ATTRIBUTES}(?P<kw>{'|'.join(THEOREM_KEYWORDS + _DEFINITION_KEYWORDS)})\s+(?P<name>{IDENT})?")
 
 
 class Hole(BaseModel):
@@ -125,21 +126,22 @@ class _Decl:
     mutual: tuple[str, ...]
 
 
-def _is_decl(head: str) -> _Decl | None:
+def _is_decl(head: str, following: str) -> _Decl | None:
     """The declaration ``head`` makes when it opens a proof: a keyword of ``_DECL`` with a name and
-    no body of its own (``read_statement``); None for any other sentence, among them
-    ``Example e : T := t.``, ``Instance i : C := {| ... |}.`` and ``Existing Instance i.``."""
+    no body of its own (``read_statement``, which reads ``following``, the next sentence's head);
+    None for any other sentence, among them ``Example e : T := t.``,
+    ``Instance i : C := {| ... |}.`` and ``Existing Instance i.``."""
     m = _DECL.match(head)
     if not m or not m.group("name"):
         return None
-    statement = read_statement(head)
+    statement = read_statement(head, following)
     if statement.has_body:
         return None
     return _Decl(m.group("kw"), m.group("name"), statement.mutual)
 
 
-def _opens_proof(head: str) -> bool:
-    return _is_decl(head) is not None
+def _opens_proof(head: str, following: str) -> bool:
+    return _is_decl(head, following) is not None
 
 
 _PROOFS = ProofRule(opens=_opens_proof, cuts=_opens_proof, cut_in_proof=True)
@@ -154,7 +156,9 @@ def find_holes(text: str) -> list[Hole]:
     steps = list(walk(text, _PROOFS))
     holes: list[Hole] = []
     for step in steps:
-        decl = _is_decl(step.head) if step.proof is not None and step.proof.terminator else None
+        opened = step.proof is not None and step.proof.terminator
+        following = steps[step.index + 1].head if step.index + 1 < len(steps) else ""
+        decl = _is_decl(step.head, following) if opened else None
         if decl is not None and step.proof is not None:
             holes += _holes_of(decl, steps, step.index, step.proof.end)
     return holes

@@ -20,8 +20,9 @@ Offsets are character offsets into the text given (comments and strings are mask
 length, so they index the original text). Names follow Rocq's identifier rule (``IDENT``: Unicode
 letters included). Not covered: ``Declare Module`` and ``Include`` (no scope sentences).
 
-``read_statement(head)`` reads a declaration sentence for its callers: whether it carries its own
-``:=`` body (then it opens no proof) and which statements it declares mutually (``with``).
+``read_statement(head, following)`` reads a declaration sentence for its callers: whether it
+carries its own ``:=`` body (then it opens no proof) and which statements it declares mutually
+(``with``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,13 @@ IDENT = r"[^\W\d][\w']*"
 ``'``. (A lone ``_`` matches too; it is no identifier, but no declaration is named ``_``.)"""
 TERMINATORS = ("Qed", "Defined", "Admitted", "Abort", "Save")
 """The sentences that end a proof."""
+ATTRIBUTES = r"(?:#\[[^\]]*\]\s*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Program)\s+)*"
+"""The attributes and prefixes a declaration's keyword may follow (``#[local]``, ``Program``...)."""
+BODILESS_KEYWORDS = ("Theorem", "Lemma", "Fact", "Remark", "Corollary", "Proposition", "Property")
+"""The declaration keywords whose sentence takes no ``:=`` body: Rocq 8.16 rejects
+``Lemma x : T := t.`` (``Example`` and the definition keywords take one)."""
+_KEYWORD = re.compile(rf"{ATTRIBUTES}({IDENT})")
+_PROOF = re.compile(r"Proof(?![\w'])")
 _BULLETS = re.compile(r"\A(?:[-+*]+|[{}])\s*")
 
 
@@ -93,16 +101,18 @@ def scope_change(head: str, stack: list[Scope]) -> bool:
 @dataclass(frozen=True)
 class ProofRule:
     """How a caller reads proofs: which declaration heads open one (``opens``), and which heads
-    end an unfinished one before any terminator (``cuts``: the next declaration). With
+    end an unfinished one before any terminator (``cuts``: the next declaration). Both are called
+    with a sentence's head and the head of the sentence after it ("" at the end of the text), which
+    settles a declaration whose own sentence is ambiguous (``read_statement``). With
     ``cut_in_proof`` the cutting sentence belongs to the cut proof (it is yielded inside it and
     opens nothing); without, the walk goes on from it as from any sentence outside a proof."""
 
-    opens: Callable[[str], bool]
-    cuts: Callable[[str], bool]
+    opens: Callable[[str, str], bool]
+    cuts: Callable[[str, str], bool]
     cut_in_proof: bool = False
 
 
-NO_PROOFS = ProofRule(opens=lambda head: False, cuts=lambda head: False)
+NO_PROOFS = ProofRule(opens=lambda head, following: False, cuts=lambda head, following: False)
 """Every sentence read as outside a proof (scope sentences counted wherever they are)."""
 
 
@@ -168,7 +178,7 @@ def walk(text: str, rule: ProofRule = NO_PROOFS) -> Iterator[Step]:
                 opened += 1
             elif change == "close":
                 ids.pop()
-        elif rule.opens(heads[i]):
+        elif rule.opens(heads[i], _following(heads, i)):
             proof = _proof(heads, i + 1, rule)
         yield Step(i, sents[i].start, sents[i].end, heads[i], tuple(stack), tuple(ids), change, proof=proof)
         if proof is None:
@@ -187,9 +197,13 @@ def _proof(heads: Sequence[str], i: int, rule: ProofRule) -> Proof:
         word = heads[j].split(" ")[0].rstrip(".")
         if word in TERMINATORS:
             return Proof(word, j)
-        if rule.cuts(heads[j]):
+        if rule.cuts(heads[j], _following(heads, j)):
             return Proof("", j)
     return Proof("", len(heads))
+
+
+def _following(heads: Sequence[str], i: int) -> str:
+    return heads[i + 1] if i + 1 < len(heads) else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,8 +211,8 @@ class Statement:
     """What a declaration sentence says about its proof (``read_statement``)."""
 
     has_body: bool
-    """It carries its own body: a ``:=`` at its top level (``Example e : T := t.``,
-    ``Instance i : C := {| ... |}.``), so it opens no proof."""
+    """It carries its own body: a ``:=`` at its top level where the declaration takes one
+    (``Example e : T := t.``, ``Instance i : C := {| ... |}.``), so it opens no proof."""
     mutual: tuple[str, ...] = ()
     """The names declared after a top-level ``with`` (``Lemma a : T with b : U.``): statements the
     same proof proves, in order."""
@@ -207,15 +221,21 @@ class Statement:
 _TOKENS = re.compile(r":=|[(\[{]|[)\]}]|(?<![\w'])(?:let|fix|cofix|match|with|for)(?![\w'])")
 
 
-def read_statement(head: str) -> Statement:
+def read_statement(head: str, following: str = "") -> Statement:
     """Read a declaration sentence (a ``Step.head``: comments and strings masked) at its top level:
     outside parentheses, brackets and braces (binders ``(x := t)``, records ``{| f := t |}``),
     where a ``:=`` that follows a ``let``/``fix``/``cofix`` of the statement is theirs and a
     ``with`` that follows a ``match`` (or sits inside a ``fix ... for``) is theirs. The first other
-    ``:=`` starts the body. Limits: read lexically, so a notation with unbalanced brackets
-    (``[0, 1)``) upsets the count, and a notation with its own ``:=`` outside brackets (an
-    assignment in a Hoare triple, ``{{ P }} X := 1 {{ Q }}``) reads as a body: such a declaration
-    is taken to open no proof."""
+    ``:=`` starts the body, unless the declaration cannot have one there, so that the ``:=``
+    belongs to a notation (an assignment in a Hoare triple, ``{{ P }} X := 1 {{ Q }}``):
+    - a keyword of ``BODILESS_KEYWORDS`` (``Lemma``, ``Theorem``...) never takes a body;
+    - any declaration whose next sentence (``following``, a head too) is ``Proof`` opens a proof:
+      Rocq refuses ``Proof`` after a declaration that carries its body.
+    Limits: read lexically, so a notation with unbalanced brackets (``[0, 1)``) upsets the count,
+    and an ``Example`` or definition whose statement holds such a notation and whose script does
+    not start with ``Proof`` is read as carrying its body (it opens no proof)."""
+    keyword = _KEYWORD.match(head)
+    takes_body = not (keyword and keyword.group(1) in BODILESS_KEYWORDS) and not _PROOF.match(following)
     depth = 0
     assigns = matches = fixes = 0
     mutual: list[str] = []
@@ -246,7 +266,7 @@ def read_statement(head: str) -> Statement:
                 mutual.append(n.group(1))
         elif assigns:  # `:=` of a let or fix
             assigns -= 1
-        else:
+        elif takes_body:
             return Statement(has_body=True, mutual=tuple(mutual))
         previous = token
     return Statement(has_body=False, mutual=tuple(mutual))

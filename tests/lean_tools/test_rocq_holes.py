@@ -1,7 +1,8 @@
 """Which declarations of a Rocq file open a proof, and so which holes ``find_holes`` reports: a
 declaration with its own ``:=`` body opens none, ``Existing Instance`` declares nothing, names
-may be Unicode, and prefixes, ``Let``, ``Fixpoint``, ``Program`` and mutual declarations are read
-as Rocq reads them. ``VALID`` is checked with a real ``coqc``, before and after its holes are filled."""
+may be Unicode, a ``:=`` of a notation is no body where Rocq takes none, and prefixes, ``Let``,
+``Fixpoint``, ``Program`` and mutual declarations are read as Rocq reads them. ``VALID`` and
+``HOARE`` are checked with a real ``coqc``, before and after their holes are filled."""
 
 from __future__ import annotations
 
@@ -152,8 +153,18 @@ def test_filling_changes_only_the_bodies() -> None:
         ("Existing Instance i.\nModule M.\nLemma after : True.\nAdmitted.\nEnd M.\n", ["M.after"]),
         ("Instance i : C := {| f := (fun x => x) |}.\nLemma after : True.\nAdmitted.\n", ["after"]),
         ("Program Definition d : T := t.\nNext Obligation. Admitted.\nLemma after : True.\nAdmitted.\n", ["after"]),
-        # Rocq 8.16 rejects `Lemma x : T := t.`; read lexically, it opens no proof either
-        ("Lemma x : True := I.\nLemma after : True.\nAdmitted.\n", ["after"]),
+        # Rocq 8.16 rejects `Lemma x : T := t.`: a := in a lemma's sentence is a notation's, and the
+        # lemma opens a proof (here cut by the next lemma)
+        ("Lemma x : True := I.\nLemma after : True.\nAdmitted.\n", []),
+        ("Lemma h : {{ True }} X := 1 {{ True }}.\nProof. admit. Admitted.\n", ["h#admit1"]),
+        ("#[local] Theorem h : {{ True }} X := 1 {{ True }}.\nAdmitted.\n", ["h"]),
+        # an Example or a definition followed by Proof opens one, whatever := its sentence holds
+        ("Example ex : {{ True }} 1 := 2 {{ True }}.\nProof. admit. Admitted.\n", ["ex#admit1"]),
+        ("Definition d : {{ True }} 1 := 2 {{ True }}.\nProof using. Admitted.\n", ["d"]),
+        ("Example e : {{ True }} 1 := 2 {{ True }} := t.\nLemma after : True.\nAdmitted.\n", ["after"]),
+        ("Lemma a : True.\nProof.\nExample ex : {{ True }} 1 := 2 {{ True }}.\nProof. Admitted.\n", []),
+        # limit: without Proof, an Example whose notation holds a := is read as carrying its body
+        ("Example ex : {{ True }} 1 := 2 {{ True }}.\nAdmitted.\nLemma after : True.\nAdmitted.\n", ["after"]),
         # a := of a let, a binder or a record in the statement is no body
         ("Lemma l : let y := 1 in y = 1.\nAdmitted.\n", ["l"]),
         ("Definition d (x : nat := 1) : nat.\nAdmitted.\n", ["d"]),
@@ -169,6 +180,31 @@ def test_filling_changes_only_the_bodies() -> None:
 )
 def test_which_declarations_open_a_proof(text: str, labels: list[str]) -> None:
     assert [h.label for h in find_holes(text)] == labels
+
+
+HOARE = """\
+Definition hoare (P : Prop) (c d : nat) (Q : Prop) : Prop := P -> Q.
+Notation "{{ P }} c := d {{ Q }}" := (hoare P c d Q) (at level 90, c at next level, d at next level).
+Example eb : {{ True }} 1 := 2 {{ True }} := fun _ => I.
+Example ex : {{ True }} 1 := 2 {{ True }}.
+Proof. unfold hoare. admit. Admitted.
+Lemma hl : forall n : nat, {{ n = n }} n := 0 {{ True }}.
+Proof. intros n. admit. Admitted.
+Definition dh : {{ 1 = 1 }} 0 := 1 {{ True }}.
+Proof. intros _. exact I. Defined.
+Theorem ht : {{ True }} 3 := 4 {{ True }}.
+Admitted.
+Lemma after : True.
+Proof. admit. Admitted.
+"""
+"""Hoare triples whose notation holds a ``:=``, in a term-bodied ``Example``, in ``Example``s,
+lemmas and a definition in proof mode, then a lemma after them."""
+HOARE_SCRIPTS = {"ex#admit1": "intros _. exact I.", "hl#admit1": "intros _. exact I.", "ht": "intros _. exact I.",
+                 "after#admit1": "exact I."}
+
+
+def test_a_notation_with_its_own_assignment_is_no_body() -> None:
+    assert [h.label for h in find_holes(HOARE)] == list(HOARE_SCRIPTS)
 
 
 def _coqc(tmp_path: Path, name: str, text: str) -> subprocess.CompletedProcess[str]:
@@ -190,3 +226,16 @@ def test_the_file_compiles_before_and_after_its_holes_are_filled(tmp_path: Path)
     done = _coqc(tmp_path, "holes_after", text + queries)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("Closed under the global context") == 6
+
+
+@pytest.mark.rocq
+def test_the_hoare_triples_compile_before_and_after_their_holes_are_filled(tmp_path: Path) -> None:
+    done = _coqc(tmp_path, "hoare_before", HOARE)
+    assert done.returncode == 0, done.stderr
+    text = HOARE
+    for label, script in HOARE_SCRIPTS.items():
+        text = fill(text, hole_labelled(text, label), script)
+    assert find_holes(text) == []
+    done = _coqc(tmp_path, "hoare_after", text + "Print Assumptions ex.\nPrint Assumptions hl.\nPrint Assumptions ht.\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("Closed under the global context") == 3

@@ -116,7 +116,7 @@ TWO_LEMMAS = "Lemma a : True.\nProof.\nSection S.\nLemma b : True.\nProof. Admit
 
 
 def _rule(cut_in_proof: bool) -> ProofRule:
-    def lemma(head: str) -> bool:
+    def lemma(head: str, following: str) -> bool:
         return head.startswith("Lemma ")
 
     return ProofRule(opens=lemma, cuts=lemma, cut_in_proof=cut_in_proof)
@@ -175,3 +175,24 @@ def test_scope_names_follow_the_identifier_rule() -> None:
 )
 def test_a_declaration_reads_its_body_and_mutual_statements(head: str, statement: Statement) -> None:
     assert read_statement(head) == statement
+
+
+@pytest.mark.parametrize(
+    ("head", "following", "statement"),
+    [
+        # Rocq takes no body after a lemma's statement: a := there is a notation's
+        ("Lemma h : {{ True }} X := 1 {{ True }}.", "", Statement(has_body=False)),
+        ("#[local] Program Theorem h : {{ True }} X := 1 {{ True }}.", "admit.", Statement(has_body=False)),
+        ("Lemma a : {{ True }} X := 1 {{ True }} with b : U.", "Proof.", Statement(has_body=False, mutual=("b",))),
+        # an Example or a definition takes one, unless Proof follows (Rocq refuses it after a body)
+        ("Example e : {{ True }} X := 1 {{ True }}.", "Proof.", Statement(has_body=False)),
+        ("Instance i : C := {| f := 1 |}.", "Proof with auto.", Statement(has_body=False)),
+        ("Example e : {{ True }} X := 1 {{ True }} := t.", "Lemma l : True.", Statement(has_body=True)),
+        ("Definition d : nat := 1.", "", Statement(has_body=True)),
+        ("Example e : 1 = 1 := eq_refl.", "Proofs.", Statement(has_body=True)),
+    ],
+)
+def test_a_declaration_that_takes_no_body_there_reads_its_assignment_as_a_notation(
+    head: str, following: str, statement: Statement
+) -> None:
+    assert read_statement(head, following) == statement
