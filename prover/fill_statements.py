@@ -31,14 +31,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from lean_tools.rocq.walk import IDENT, qualified, walk
+
 _MARK = "PROVER-STATEMENT-OF"
 _DEFINITION = re.compile(
     r"(?:#\[[^\]]*\]\s*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Program)\s+)*"
     r"(?:Definition|Example|Fixpoint|CoFixpoint|Inductive|CoInductive|Variant|Record|Structure|Class|Instance)"
-    r"\s+([A-Za-z_][\w']*)"
+    rf"\s+({IDENT})"
 )
 _SEALED = re.compile(r"Module\s+(?:(?:Import|Export)\s+)?[\w']+\s*:[^=]")
-_NAME = re.compile(r"[A-Za-z_][\w']*(?:\.[A-Za-z_][\w']*)*")
+_NAME = re.compile(rf"{IDENT}(?:\.{IDENT})*")
 
 
 def file_definitions(text: str) -> list[str]:
@@ -46,8 +48,6 @@ def file_definitions(text: str) -> list[str]:
     fixpoints, inductive types, records, classes, named instances), in file order; none inside a
     functor, a module type or a module sealed by a type (``Module M : T.``), whose names are
     hidden after ``End``."""
-    from lean_tools.rocq.walk import qualified, walk
-
     names: list[str] = []
     hidden: set[int] = set()
     for step in walk(text):

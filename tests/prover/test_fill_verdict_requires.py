@@ -171,3 +171,10 @@ def test_a_require_that_changes_the_statement_of_an_admit_in_a_qed_proof_is_reje
     assert hole.status == "not_proved"
     assert "the added Require changed the statement of changed" in hole.reason, hole.reason
     assert report.text == original and report.requires_added == ()
+
+
+def test_definitions_and_names_follow_rocqs_identifier_rule():
+    assert file_definitions("Definition α := 1.\nModule Mβ.\nDefinition f' := α.\nEnd Mβ.\n") == ["α", "Mβ.f'"]
+    before = {"l": "@eq nat Mβ.f' 1", "Mβ.f'": "Mβ.f' = 1 : nat"}
+    after = {"l": "@eq nat Mβ.f' 1", "Mβ.f'": "Mβ.f' = 2 : nat"}
+    assert "definition of Mβ.f'" in (changed_statements(before, after, ["l"], ["Mβ.f'"]) or "")
