@@ -28,6 +28,10 @@ class Budget:
         self.checker_cpu_s = 0.0
         self.attempts = 0
         self.llm_calls = 0
+        self.tactic_model_calls = 0
+        self.tactic_model_tokens = 0
+        self.tactic_model_s = 0.0
+        self.knn_s = 0.0
         self.llm_errors_in_row = 0
         """Model calls that failed since the last one that answered (any thread)."""
         self.last_llm_error: str | None = None
@@ -56,6 +60,16 @@ class Budget:
             else:
                 self.llm_errors_in_row += 1
                 self.last_llm_error = error
+
+    def charge_search_sources(self, *, model_calls: int, model_tokens: int, model_s: float, knn_s: float) -> None:
+        """Record what the built-in search's data-driven tactic sources used. Reported in ``spent``
+        only: their time is already inside the search's checker seconds (``charge_check``), and the
+        tactic model's tokens do not count against the ``tokens`` budget of the LLM backend."""
+        with self._lock:
+            self.tactic_model_calls += model_calls
+            self.tactic_model_tokens += model_tokens
+            self.tactic_model_s += max(0.0, model_s)
+            self.knn_s += max(0.0, knn_s)
 
     def charge_check(self, cpu_s: float, *, attempt: bool = True) -> None:
         with self._lock:
@@ -107,4 +121,8 @@ class Budget:
                 checker_cpu_s=round(self.checker_cpu_s, 3),
                 attempts=self.attempts,
                 llm_calls=self.llm_calls,
+                tactic_model_calls=self.tactic_model_calls,
+                tactic_model_tokens=self.tactic_model_tokens,
+                tactic_model_s=round(self.tactic_model_s, 3),
+                knn_s=round(self.knn_s, 3),
             )

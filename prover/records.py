@@ -237,6 +237,14 @@ class Spent(Record):
     checker_cpu_s: float = 0.0
     attempts: int = 0
     llm_calls: int = 0
+    tactic_model_calls: int = 0
+    """Goals the built-in search asked its tactic model about (``lm``/``learned`` presets; not in ``llm_calls``)."""
+    tactic_model_tokens: int = 0
+    """Tokens of the tactics that model returned (not in ``tokens_out``, not charged to the token budget)."""
+    tactic_model_s: float = 0.0
+    """Seconds the search spent asking the tactic model (its model load not included)."""
+    knn_s: float = 0.0
+    """Seconds the search spent asking the k-NN tactic index (``knn``/``learned`` presets)."""
 
 
 class ProofResult(Record):

@@ -233,6 +233,8 @@ class Workspace:
         prelude = self.imports if p.in_project else ""
         res = prove_goal(self.pool, self.env_header, statement_code, lang, budget, checker=checker, reconstructions=recon, prelude=prelude)
         self.budget.charge_check(res.checker_seconds, attempt=True)
+        self.budget.charge_search_sources(
+            model_calls=res.lm_calls, model_tokens=res.lm_tokens, model_s=res.lm_seconds, knn_s=res.knn_seconds)
         self.trace.emit(
             "search",
             problem=self.problem.name,

@@ -251,7 +251,9 @@ def _run(problem, cfg, args, started: float | None = None) -> int:
         status = "PROVED" if result.proved else "NOT PROVED"
         print(
             f"{status}: {problem.name} ({result.reason}) in {s.wall_s:.1f}s; checker {s.checker_cpu_s:.1f} cpu-s; "
-            f"{s.attempts} attempts; {s.llm_calls} llm calls; {s.tokens_in + s.tokens_out} tokens",
+            f"{s.attempts} attempts; {s.llm_calls} llm calls; {s.tokens_in + s.tokens_out} tokens"
+            + (f"; tactic model {s.tactic_model_calls} calls, {s.tactic_model_tokens} tokens, {s.tactic_model_s:.1f}s"
+               if s.tactic_model_calls else ""),
             file=sys.stderr,
         )
         if result.proved:

@@ -10,12 +10,13 @@
   safetensors folder; ``--model PATH`` takes any local Hugging Face folder or GGUF file. The
   folder's path is the last line printed on stdout; exit 1 with the reason when it fails.
 - ``model tactics [--limit-files N]``: the k-NN tactic index of the search's ``knn`` preset
-  (``prover/presets.py``): replays the first N files (default 20) of each development library
-  (stdlib, stdpp) with ``prover-data build``, then ``prover-data index``, into
-  ``~/.cache/agentic-prover/tactics/`` (``$PROVER_KNN_INDEX`` moves the index; the step data goes
-  beside it in ``steps/``). Idempotent: replayed files are kept, a second run replays only what is
-  missing and rebuilds the index. The default bound (40 files, about 3,400 train steps, a 1 MB
-  index) took 281 s on a 2-core machine shared with other jobs (``docs/data.md``).
+  (``prover/presets.py``): replays the first files of each development library in a stable hash
+  order (``TACTICS_LIMIT_FILES``: 130 of the standard library and 20 of stdpp, the data the
+  committed results were measured with; ``--limit-files N`` takes N of each instead) with
+  ``prover-data build``, then ``prover-data index``, into ``~/.cache/agentic-prover/tactics/``
+  (``$PROVER_KNN_INDEX`` moves the index; the step data goes beside it in ``steps/``). Idempotent:
+  replayed files are kept, a second run replays only what is missing and rebuilds the index.
+  Files are replayed ``TACTICS_JOBS`` at a time (``docs/data.md`` has the measured times).
   Then the tactic language model of the ``lm`` and ``learned`` presets: the base model its card
   names (``ensure_model``, SmolLM2 as for ``model smollm2``) and the LoRA adapter the repository
   ships in ``rl/tactic_model/`` (``tactic-model.json`` and the adapter folder), copied into
@@ -135,13 +136,18 @@ def setup_model(name: str) -> int:
     return 0
 
 
-TACTICS_LIMIT_FILES = 20
-"""Files replayed per development library by ``prover-setup model tactics`` (40 in all)."""
+TACTICS_LIMIT_FILES: dict[str, int] = {"stdlib": 130, "stdpp": 20}
+"""Files replayed per development library by ``prover-setup model tactics``: the 150 files whose
+steps built the index of the committed ``knn`` and ``learned`` results (``results/README.md``)."""
+
+TACTICS_JOBS = max(1, min(4, os.cpu_count() or 1))
+"""Files replayed at once by ``prover-setup model tactics`` (one coqtop each)."""
 
 
-def setup_tactics(limit_files: int = TACTICS_LIMIT_FILES) -> int:
-    """Build the step data of the first ``limit_files`` files of each development library and the
-    k-NN index over it, at ``prover.presets.default_knn_index()`` (the data in ``steps/`` beside it)."""
+def setup_tactics(limit_files: int | None = None) -> int:
+    """Build the step data of the first files of each development library (``TACTICS_LIMIT_FILES``,
+    or ``limit_files`` of each) and the k-NN index over it, at
+    ``prover.presets.default_knn_index()`` (the data in ``steps/`` beside it)."""
     from ..presets import default_knn_index, knn_index_installed
 
     if shutil.which("coqtop") is None:
@@ -151,9 +157,12 @@ def setup_tactics(limit_files: int = TACTICS_LIMIT_FILES) -> int:
     data = index.parent / "steps"
     data_cli = [sys.executable, "-m", "rl.stepdata.cli"]
     t0 = time.monotonic()
-    print(f"replaying up to {limit_files} files per development library into {data} (files done before are kept)", flush=True)
-    build = [*data_cli, "build", "--libraries", "stdlib", "stdpp", "--limit-files", str(limit_files), "--out", str(data)]
-    if _run(build) != 0 or _run([*data_cli, "index", "--data", str(data)]) != 0:
+    limits = {lib: limit_files or n for lib, n in TACTICS_LIMIT_FILES.items()}
+    wanted = ", ".join(f"{lib} {n}" for lib, n in limits.items())
+    print(f"replaying the first files of each development library ({wanted}) into {data} (files done before are kept)", flush=True)
+    builds = [[*data_cli, "build", "--libraries", lib, "--limit-files", str(n), "--out", str(data), "--jobs", str(TACTICS_JOBS)]
+              for lib, n in limits.items()]
+    if any(_run(b) != 0 for b in builds) or _run([*data_cli, "index", "--data", str(data)]) != 0:
         print("prover-setup: building the k-NN tactic index failed (the command is printed above)", file=sys.stderr)
         return 1
     built = data / "knn"
@@ -225,8 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("name", nargs="?", help="model: a bundled model name (smollm2, the default), a path, or `tactics`")
     ap.add_argument("--model", dest="model_path", metavar="PATH", help="model: a local Hugging Face folder or .gguf file")
     ap.add_argument(
-        "--limit-files", type=int, default=TACTICS_LIMIT_FILES, metavar="N",
-        help=f"model tactics: files replayed per library (default {TACTICS_LIMIT_FILES}: 40 files, about 5 minutes on 2 cores)",
+        "--limit-files", type=int, default=None, metavar="N",
+        help="model tactics: files replayed per library (default: stdlib 130, stdpp 20, the measured index)",
     )
     args = ap.parse_args(argv)
     if args.what != "model" and (args.name or args.model_path):
@@ -235,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.name and args.model_path:
             ap.error("give a model name or --model PATH, not both")
         if args.name == "tactics":
-            if args.limit_files < 1:
+            if args.limit_files is not None and args.limit_files < 1:
                 ap.error("--limit-files must be at least 1")
             return setup_tactics(args.limit_files)
         return setup_model(args.model_path or args.name or "smollm2")

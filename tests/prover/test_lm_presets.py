@@ -3,6 +3,7 @@ model part of ``prover-setup model tactics``, with the model missing, shipped an
 base model's preparation stood in for; no model is loaded here)."""
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -151,6 +152,7 @@ class _AnyGoalModel:
     def propose(self, prompt: str, k: int) -> list[Proposal]:
         assert prompt.startswith("Rocq goal:\n") and prompt.endswith("\nNext tactic:")
         self.prompts.append(prompt)
+        time.sleep(0.05)  # a model takes time: the search's report must show it
         return []
 
 
@@ -175,3 +177,8 @@ def test_prove_with_the_lm_preset_answers_as_the_default_does(homes, tmp_path, m
         runs[preset] = json.loads(capsys.readouterr().out)
     assert runs["lm"].keys() == runs["default"].keys() and runs["lm"]["proved"] is False
     assert model.prompts  # no closer proves it: the model was asked
+    spent = {preset: runs[preset]["spent"] for preset in runs}
+    assert spent["lm"].keys() == spent["default"].keys()
+    assert spent["lm"]["tactic_model_calls"] == len(model.prompts) and spent["lm"]["tactic_model_s"] > 0
+    assert spent["default"]["tactic_model_calls"] == 0 == spent["default"]["tactic_model_s"]
+    assert spent["lm"]["llm_calls"] == 0  # the tactic model is not the LLM backend

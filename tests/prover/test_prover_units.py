@@ -32,6 +32,16 @@ def test_budget_limits_and_cancel():
     assert (s.tokens_in, s.tokens_out, s.llm_calls) == (65, 35, 2)
 
 
+def test_search_sources_are_reported_apart_from_the_llm_budget():
+    b = Budget(BudgetConfig(tokens=100))
+    b.charge_search_sources(model_calls=3, model_tokens=500, model_s=2.25, knn_s=0.5)
+    b.charge_search_sources(model_calls=1, model_tokens=20, model_s=1.0, knn_s=0.0)
+    b.check()  # the tactic model's 520 tokens are not the LLM backend's: no `tokens` stop
+    s = b.spent()
+    assert (s.tactic_model_calls, s.tactic_model_tokens, s.tactic_model_s, s.knn_s) == (4, 520, 3.25, 0.5)
+    assert (s.llm_calls, s.tokens_out, s.checker_cpu_s) == (0, 0, 0.0)
+
+
 def test_cache_persists_and_keys_ignore_names_and_comments(tmp_path):
     k1 = lemma_key("rocq", "Require Import Arith.", "Lemma a (n : nat) : n + 0 = n.", "a")
     k2 = lemma_key("rocq", "Require Import Arith.  (* c *)", "Lemma b (n : nat) :\n  n + 0 = n.", "b")

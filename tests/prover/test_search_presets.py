@@ -70,14 +70,32 @@ def test_setup_tactics_builds_then_moves_the_index_and_runs_again(no_index, monk
     monkeypatch.setattr(setup, "_run", fake_run)
     monkeypatch.setattr(setup.shutil, "which", lambda name: "/usr/bin/" + name)
     monkeypatch.setattr(setup, "TACTIC_MODEL_SOURCE", no_index.parent / "no-model")  # the model part: tests/prover/test_lm_presets.py
+    monkeypatch.setattr(setup, "TACTICS_JOBS", 2)
     for _ in range(2):
         assert setup.main(["model", "tactics", "--limit-files", "3"]) == 0
     data = str(no_index.parent / "steps")
-    assert [c[3:] for c in ran[:2]] == [
-        ["build", "--libraries", "stdlib", "stdpp", "--limit-files", "3", "--out", data], ["index", "--data", data],
+    jobs = ["--out", data, "--jobs", "2"]
+    assert [c[3:] for c in ran[:3]] == [
+        ["build", "--libraries", "stdlib", "--limit-files", "3", *jobs],
+        ["build", "--libraries", "stdpp", "--limit-files", "3", *jobs],
+        ["index", "--data", data],
     ]
-    assert len(ran) == 4 and (no_index / "index.npz").is_file()
+    assert len(ran) == 6 and (no_index / "index.npz").is_file()
     assert capsys.readouterr().out.strip().splitlines()[-1] == str(no_index)
+
+
+def test_setup_tactics_builds_the_measured_files_by_default(no_index, monkeypatch):
+    ran: list[list[str]] = []
+
+    def fake_run(cmd, cwd=None, env=None):
+        ran.append(cmd)
+        return 1  # the first build fails: nothing after it runs
+
+    monkeypatch.setattr(setup, "_run", fake_run)
+    monkeypatch.setattr(setup.shutil, "which", lambda name: "/usr/bin/" + name)
+    assert setup.main(["model", "tactics"]) == 1
+    assert len(ran) == 1 and ran[0][4:8] == ["--libraries", "stdlib", "--limit-files", "130"]
+    assert setup.TACTICS_LIMIT_FILES == {"stdlib": 130, "stdpp": 20}
 
 
 def test_setup_tactics_refuses_a_zero_bound():
