@@ -1,17 +1,22 @@
 """Expert iteration of the tactic model: search with it, train on the proofs it finds, measure.
 
     python -m rl.expert_iteration --rounds N --start-model DIR [--out runs/expert-iteration]
-        [--timeout 20] [--workers 2] [--check-timeout 300] [--limit N]
+        [--timeout 20] [--workers 2] [--check-timeout 300] [--limit N] [--iter-preset lm|learned]
         [--sft-config rl/configs/tactic_sft_cpu.toml] [--sft-override KEY=VALUE ...]
 
 Round ``r`` (round 1's model is ``--start-model``, a ``prover-train`` SFT output folder holding
 ``tactic-model.json``):
 
-a. ``prover-bench run reprove-dev-iter --preset lm`` with ``PROVER_TACTIC_MODEL`` set to round
-   ``r``'s model (``roundR/iter.db``); lemmas of the training files (``benchmarks.reprove_samples``);
+a. ``prover-bench run reprove-dev-iter --preset lm`` (``--iter-preset``: ``learned`` adds the
+   k-NN suggestions to the model-guided search) with ``PROVER_TACTIC_MODEL`` set to round ``r``'s
+   model (``roundR/iter.db``); lemmas of the training files (``benchmarks.reprove_samples``);
 b. ``prover-data from-proofs`` on that database -> ``roundR/search_steps.jsonl``;
 c. ``prover-train SFT_CONFIG sft.init_adapter=<round r's adapter> sft.extra_examples=[every
-   round's search_steps.jsonl so far] output.dir=round(R+1)/model`` plus ``--sft-override``s;
+   round's search_steps.jsonl so far] sft.skip_examples=<fresh> output.dir=round(R+1)/model`` plus
+   ``--sft-override``s. ``<fresh>`` (``fresh_offset``) skips the human steps every earlier model
+   was drawn, so each retrain sees human steps no earlier round trained on (with the same train
+   file, seed and token bound; otherwise 0, said in the log). An explicit ``sft.skip_examples``
+   override wins;
 d. ``prover-bench run reprove-dev-heldout --preset lm`` with round ``r + 1``'s model
    (``roundR/heldout.db``): lemmas of held-out files, never trained on.
 Before round 1, the start model is run on ``reprove-dev-heldout`` too (``round0/heldout.db``),
@@ -69,11 +74,13 @@ class Settings:
     limit: int | None = None
     sft_config: str = DEFAULT_SFT_CONFIG
     sft_overrides: tuple[str, ...] = DEFAULT_SFT_OVERRIDES
+    iter_preset: str = "lm"
+    """The benchmark preset searching ``reprove-dev-iter`` (the held-out sample is always ``lm``)."""
 
     def as_json(self) -> dict:
         return {"start_model": str(self.start_model), "timeout": self.timeout, "check_timeout": self.check_timeout,
                 "workers": self.workers, "limit": self.limit, "sft_config": self.sft_config,
-                "sft_overrides": list(self.sft_overrides)}
+                "sft_overrides": list(self.sft_overrides), "iter_preset": self.iter_preset}
 
 
 @dataclass(frozen=True)
@@ -105,8 +112,8 @@ def _toml(value: object) -> str:
     return json.dumps(value)
 
 
-def bench_command(s: Settings, suite: str, db: Path, model: Path, label: str, log: Path) -> Command:
-    argv = [sys.executable, "-m", "benchmarks", "run", suite, "--preset", "lm", "--db", str(db),
+def bench_command(s: Settings, suite: str, db: Path, model: Path, label: str, log: Path, preset: str = "lm") -> Command:
+    argv = [sys.executable, "-m", "benchmarks", "run", suite, "--preset", preset, "--db", str(db),
             "--timeout", f"{s.timeout:g}", "--check-timeout", f"{s.check_timeout:g}", "--workers", str(s.workers),
             "--label", label]
     if s.limit is not None:
@@ -119,15 +126,44 @@ def steps_command(db: Path, out: Path, log: Path) -> Command:
                          "--suite", ITER_SUITE, "--out", str(out)), log=log)
 
 
+def fresh_offset(model: Path, sft) -> tuple[int, str]:
+    """How many human steps of the seeded draw ``model`` was trained from (what its own run
+    skipped plus what it drew), and why, for a retrain with the SFT section ``sft``. 0 when the
+    model's card records no training run, or one with another train file, seed or token bound:
+    then the two draws are unrelated and no offset means anything."""
+    card = json.loads((model / CARD_FILE).read_text(encoding="utf-8"))
+    trained = card.get("trained") or {}
+    before = ((trained.get("config") or {}).get("sft")) or {}
+    if not before:
+        return 0, f"{model} records no training run: no human steps skipped"
+    differs = [k for k in ("train_file", "seed", "max_tokens") if before.get(k) != getattr(sft, k)]
+    if differs:
+        return 0, f"{model} was drawn with another {', '.join(differs)}: no human steps skipped"
+    drawn = trained.get("drawn_examples")
+    if drawn is None:  # a card written before the summary kept the draw apart from the extra steps
+        drawn = int(trained.get("selected_examples", 0)) - int(trained.get("extra_examples") or 0)
+    offset = int(before.get("skip_examples", 0)) + int(drawn)
+    return offset, f"{model} was drawn the first {offset} human steps of the seeded order: skipped"
+
+
 def train_command(s: Settings, r: int, log: Path) -> Command:
-    """Round ``r``'s retrain: continue from round ``r``'s adapter on every search step so far."""
+    """Round ``r``'s retrain: continue from round ``r``'s adapter on every search step so far and
+    on human steps no earlier round was drawn (``fresh_offset``)."""
+    from .tactic_sft_config import load_sft_config
+
     extra = [str(round_dir(s, k) / "search_steps.jsonl") for k in range(1, r + 1)]
     argv = [sys.executable, "-m", "rl.cli", s.sft_config]
     adapter = adapter_of(model_of(s, r))
     if adapter is not None:
         argv.append(f"sft.init_adapter={_toml(str(adapter))}")
-    argv += [f"sft.extra_examples={_toml(extra)}", f"output.dir={_toml(str(model_of(s, r + 1)))}", *s.sft_overrides]
-    return Command(argv=tuple(argv), log=log)
+    argv += [f"sft.extra_examples={_toml(extra)}", f"output.dir={_toml(str(model_of(s, r + 1)))}"]
+    if not any(o.split("=", 1)[0].strip() == "sft.skip_examples" for o in s.sft_overrides):
+        offset, why = fresh_offset(model_of(s, r), load_sft_config(s.sft_config, list(s.sft_overrides)).sft)
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with log.open("a", encoding="utf-8") as f:
+            f.write(f"# {why}\n")
+        argv.append(f"sft.skip_examples={offset}")
+    return Command(argv=(*argv, *s.sft_overrides), log=log)
 
 
 def run_command(cmd: Command) -> float:
@@ -198,8 +234,8 @@ def one_round(s: Settings, r: int) -> dict:
     """Stages a-d of round ``r`` (module docstring); returns its ``rounds.jsonl`` line."""
     d, model, trained = round_dir(s, r), model_of(s, r), model_of(s, r + 1)
     logs = d / "logs"
-    a = stage(s, r, "iter", bench_command(s, ITER_SUITE, d / "iter.db", model, f"lm-round{r}", logs / "iter.log"),
-              lambda: db_counts(d / "iter.db"))
+    search = bench_command(s, ITER_SUITE, d / "iter.db", model, f"{s.iter_preset}-round{r}", logs / "iter.log", s.iter_preset)
+    a = stage(s, r, "iter", search, lambda: db_counts(d / "iter.db"))
     b = stage(s, r, "steps", steps_command(d / "iter.db", d / "search_steps.jsonl", logs / "steps.log"),
               lambda: step_counts(s, r))
     c = stage(s, r, "train", train_command(s, r, logs / "train.log"), lambda: _card_present(trained))
@@ -286,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check-timeout", type=float, default=300.0, help="seconds per statement check")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--limit", type=int, default=None, help="first N problems of each sample (a smoke run)")
+    ap.add_argument("--iter-preset", choices=["lm", "learned"], default="lm",
+                    help="the search on the iteration sample: the model alone (lm) or with k-NN suggestions (learned)")
     ap.add_argument("--sft-config", default=DEFAULT_SFT_CONFIG)
     ap.add_argument("--sft-override", action="append", default=None, metavar="KEY=VALUE",
                     help=f"retrain override, repeatable (default: {' '.join(DEFAULT_SFT_OVERRIDES)})")
@@ -295,7 +333,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     s = Settings(out=args.out, start_model=args.start_model.resolve(), timeout=args.timeout,
                  check_timeout=args.check_timeout, workers=args.workers, limit=args.limit, sft_config=args.sft_config,
-                 sft_overrides=tuple(args.sft_override) if args.sft_override is not None else DEFAULT_SFT_OVERRIDES)
+                 sft_overrides=tuple(args.sft_override) if args.sft_override is not None else DEFAULT_SFT_OVERRIDES,
+                 iter_preset=args.iter_preset)
     try:
         lines = run(s, args.rounds)
     except (ValueError, OSError) as e:

@@ -38,6 +38,7 @@ import torch
 import torch.nn.functional as F
 
 from benchmarks.library_split import is_held_out
+from prover.search.lm_beams import beam_search
 from prover.search.lm_card import TacticModelCard
 from prover.search.lm_card import write_card as save_card
 from prover.search.lm_prompt import parse_completion, tactic_completion, tactic_prompt
@@ -73,13 +74,15 @@ def build_example(step: Step, encode: Callable[[str], list[int]], eos: int) -> E
 
 
 def select_examples(steps: Iterable[Step], encode: Callable[[str], list[int]], eos: int, *,
-                    limit: int | None, max_tokens: int, seed: int) -> list[Example]:
-    """Deduplicated steps that fit ``max_tokens``, shuffled by ``seed``, the first ``limit`` (None: all).
+                    limit: int | None, max_tokens: int, seed: int, skip: int = 0) -> list[Example]:
+    """Deduplicated steps that fit ``max_tokens``, shuffled by ``seed``, the ``limit`` after the
+    first ``skip`` (None: all the rest).
 
-    The same steps, tokenizer and seed give the same list in the same order."""
+    The same steps, tokenizer and seed give the same list in the same order, so a draw with
+    ``skip = n`` shares no example with the draw of the first ``n``."""
     fitting = [ex for ex in (build_example(s, encode, eos) for s in dedup(steps)) if ex.length <= max_tokens]
     random.Random(seed).shuffle(fitting)
-    return fitting if limit is None else fitting[:limit]
+    return fitting[skip:] if limit is None else fitting[skip:skip + limit]
 
 
 def dataset_sha256(examples: Sequence[Example]) -> str:
@@ -137,56 +140,11 @@ def stop_token_ids(policy: LMPolicy) -> list[int]:
     return list(stop_ids(policy.tokenizer, policy.eos_token_id))
 
 
-@dataclass(frozen=True)
-class Beam:
-    """A decoded continuation: its token ids and their summed log-probability."""
-
-    tokens: tuple[int, ...]
-    score: float
-
-
-@torch.no_grad()
-def beam_search(policy: LMPolicy, prompt: Sequence[int], *, beams: int, max_new_tokens: int,
-                stop_ids: Sequence[int]) -> list[Beam]:
-    """The ``beams`` best continuations of ``prompt`` that end on a stop token (or run out of
-    ``max_new_tokens``), best first, ranked by summed log-probability (no length penalty).
-
-    The prompt is encoded once and its key/value cache copied to the beams (``generate``'s beam
-    search encodes it once per beam, five times the work on a CPU)."""
-    device = next(policy.parameters()).device
-    stops = torch.tensor(sorted(set(stop_ids)), device=device)
-    out = policy.lm(input_ids=torch.tensor([list(prompt)], device=device), use_cache=True)
-    cache, logp = out.past_key_values, F.log_softmax(out.logits[0, -1].float(), dim=-1)
-    alive: list[Beam] = [Beam((), 0.0)]
-    done: list[Beam] = []
-    for t in range(max_new_tokens):
-        scores = torch.tensor([b.score for b in alive], device=device)[:, None] + logp
-        top = scores.flatten().topk(min(2 * beams, scores.numel()))
-        keep_rows: list[int] = []
-        nxt: list[Beam] = []
-        for value, flat in zip(top.values.tolist(), top.indices.tolist()):
-            row, tok = divmod(flat, logp.shape[-1])
-            beam = Beam((*alive[row].tokens, tok), value)
-            if bool((stops == tok).any()) or t == max_new_tokens - 1:
-                done.append(beam)
-            elif len(nxt) < beams:
-                nxt.append(beam)
-                keep_rows.append(row)
-        done = sorted(done, key=lambda b: -b.score)[:beams]
-        if not nxt or (len(done) >= beams and nxt[0].score < done[-1].score):
-            break  # scores only fall: no live beam can enter the finished top ``beams``
-        cache.reorder_cache(torch.tensor(keep_rows, device=device))
-        step_ids = torch.tensor([[b.tokens[-1]] for b in nxt], device=device)
-        logits = policy.lm(input_ids=step_ids, past_key_values=cache, use_cache=True).logits
-        logp, alive = F.log_softmax(logits[:, -1].float(), dim=-1), nxt
-    return done
-
-
 def beam_tactics(policy: LMPolicy, example: Example, *, beams: int, max_new_tokens: int,
                  stop_ids: Sequence[int]) -> list[str]:
     """The distinct tactics of the example's beams, best first (unparsable ones left out)."""
     seen: list[str] = []
-    for beam in beam_search(policy, example.prompt, beams=beams, max_new_tokens=max_new_tokens, stop_ids=stop_ids):
+    for beam in beam_search(policy.lm, example.prompt, beams=beams, max_new_tokens=max_new_tokens, stop_ids=stop_ids):
         tactic = parse_completion(policy.tokenizer.decode(list(beam.tokens), skip_special_tokens=True))
         if tactic is not None and _norm(tactic) not in seen:
             seen.append(_norm(tactic))
@@ -280,7 +238,7 @@ def load_data(sft: SFTSection, policy: LMPolicy) -> SFTData:
     examples whose dedup key is a training example's (the draw itself does not depend on them)."""
     enc, eos = policy.encode, policy.eos_token_id
     drawn = select_examples(training_steps(_path(sft.train_file)), enc, eos, limit=sft.examples,
-                            max_tokens=sft.max_tokens, seed=sft.seed)
+                            max_tokens=sft.max_tokens, seed=sft.seed, skip=sft.skip_examples)
     extra_steps = [s for f in sft.extra_examples for s in training_steps(_path(f))]
     extra = select_examples(extra_steps, enc, eos, limit=None, max_tokens=sft.max_tokens, seed=sft.seed)
     heldout = select_examples(read_jsonl(_path(sft.valid_file)), enc, eos, limit=sft.eval_examples,

@@ -50,6 +50,9 @@ class SFTSection(_Section):
     steps that fit ``max_tokens`` are used, on top of ``examples``."""
     examples: int = Field(2000, ge=1)
     """How many steps of ``train_file`` to train on (a seeded draw among those that fit)."""
+    skip_examples: int = Field(0, ge=0)
+    """Leave out the first this many steps of the seeded draw: the steps a model being continued
+    (``init_adapter``) was drawn, so that a retrain with the same ``seed`` sees fresh human steps."""
     max_tokens: int = Field(192, ge=8)
     """Steps whose prompt + completion is longer than this many tokens are dropped."""
     epochs: int = Field(1, ge=0)

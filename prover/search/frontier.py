@@ -4,14 +4,16 @@
 texts seen, the closers that timed out (for the second pass), the counters and the budget
 clock; ``attempt``/``push``/``candidates`` are the search's steps. A search that restarts in a
 new session after a candidate killed the old one (``SessionLost``) carries over what it learnt
-by goal text (``before``). With a k-NN tactic source (``knn.py``) and/or a tactic language
-model (``lm_source.py``) ``candidates`` puts their proposals between the registry's closers and
-steps: the index's first, then the model's, which is asked only when no closer or suggestion
-finished the node.
+by goal text (``before``). With a k-NN tactic source (``knn.py``) ``candidates`` puts the index's
+suggestions between the registry's closers and steps. A tactic language model (``lm_source.py``)
+is asked about a node in a queue entry of its own (``defer_model``), ranked as the children of
+its proposals would be, so the cheap registry children nearer the top of the queue are expanded
+before a model call is paid for.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import itertools
 import time
@@ -24,7 +26,7 @@ from lean_tools.types import ProofAssistantError, SessionCrashed, SessionOutOfMe
 from .goal import Candidate, Fact, ProblemContext, parse_goal, rocq_domain
 from .knn import KNN_TAG, KnnSource, normalise
 from .library import searched_candidates
-from .lm_source import LM_TAG, LmSource
+from .lm_source import LM_COST, LM_TAG, LmSource
 from .portfolio import Attempt, try_candidate
 from .table import ROCQ, TacticTable
 
@@ -46,6 +48,9 @@ class Node:
     depth: int
     facts: tuple[Fact, ...] = field(default=(), compare=False)
     """What the candidates on the path recorded for later families (``goal.Fact``)."""
+    taken: frozenset[str] | None = field(default=None, compare=False)
+    """None for a node to expand. Otherwise this entry asks the tactic model about the node and
+    nothing else (``SessionSearch.defer_model``): the normalised tactics its other sources proposed."""
 
 
 def more_facts(old: tuple[Fact, ...], new: tuple[Fact, ...]) -> tuple[Fact, ...]:
@@ -200,7 +205,9 @@ class SessionSearch:
         if k in self.seen or depth > self.budget.max_depth:
             return
         self.seen.add(k)
-        prio = parent.priority + cand.cost + 0.3 * len(att.goals) - (1.0 if closed_one else 0.0)
+        # a model turn was queued LM_COST above its node: its children rank from the node itself
+        base = parent.priority - LM_COST if parent.taken is not None else parent.priority
+        prio = base + cand.cost + 0.3 * len(att.goals) - (1.0 if closed_one else 0.0)
         prio += min(len(k), 4000) / 4000.0
         heapq.heappush(
             self.heap,
@@ -231,11 +238,23 @@ class SessionSearch:
             self.searched[key] = cands
         return self.searched[key]
 
+    def defer_model(self, node: Node, taken: set[str]) -> None:
+        """Queue the tactic model's turn on ``node`` as an entry of its own, at the priority its
+        proposals' children would start from (``LM_COST`` above the node): the model is asked
+        only when the search has nothing cheaper left, as a child of that cost would be expanded."""
+        heapq.heappush(self.heap, dataclasses.replace(node, priority=node.priority + LM_COST, seq=next(self.seq),
+                                                      taken=frozenset(taken)))
+
     def candidates(self, node: Node) -> Iterator[Candidate]:
         """The node's candidates in the order they are tried: the registry's closers (and the
-        library's), the k-NN suggestions, the model's proposals, the steps. A generator: the
-        model is called only when the search gets past the closers and the suggestions (the
-        caller stops iterating once a proof is accepted)."""
+        library's), the k-NN suggestions, the steps. A generator: the caller stops iterating once
+        a proof is accepted. The tactic model is not asked here: once the node's own candidates
+        are tried, its turn is queued (``defer_model``), and popping that entry yields the
+        model's proposals alone."""
+        if node.taken is not None:
+            if self.lm is not None and not self.out_of_budget() and self.lm.affordable(self.left(), cpu=self.budget.clock == "cpu"):
+                yield from self.lm.candidates(node.goals[0], len(node.goals) - 1, set(node.taken))
+            return
         closers, steps = self.table.candidates(
             node.goals[0], node.depth, others=len(node.goals) - 1, ctx=self.ctx, facts=node.facts
         )
@@ -256,8 +275,6 @@ class SessionSearch:
         yield from closers
         if self.knn is not None:
             yield from self.knn.candidates(goal, others, taken)
-        # The model is asked only once the closers and the index's suggestions have been tried
-        # and none finished the goal: a node a closer proves costs no model call.
-        if self.lm is not None and not self.out_of_budget() and self.lm.affordable(self.left(), cpu=self.budget.clock == "cpu"):
-            yield from self.lm.candidates(goal, others, taken)
         yield from steps
+        if self.lm is not None:  # reached only when nothing here finished the goal
+            self.defer_model(node, taken)

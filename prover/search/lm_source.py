@@ -8,9 +8,11 @@ resolved path; a model replaced while the process runs is not reloaded). For eac
 ``lm_prompt.tactic_prompt`` (the one the trainer taught), and turns them into ``step`` candidates
 tagged ``lm`` with a short timeout, exactly as ``knn.KnnSource`` does with the index's.
 
-Order (``SessionSearch.candidates``): the registry's closers, the k-NN suggestions, the model's,
-then the registry's steps; a tactic proposed by an earlier source is not proposed again. The
-model's proposals keep its order (highest sequence log-probability first).
+Order (``frontier.SessionSearch``): a node's own candidates are the registry's closers, the k-NN
+suggestions and the registry's steps; the model's turn on the node is a queue entry of its own,
+ranked ``LM_COST`` above the node (where its proposals' children would start), so the model is
+asked only when nothing cheaper is left in the queue. A tactic proposed by an earlier source is
+not proposed again. The model's proposals keep its order (highest sequence log-probability first).
 
 Filters, as in ``knn.py``: the completion must be one sentence ending in a period
 (``lm_prompt.parse_completion``); a tactic equal (whitespace-normalised, final period dropped) to
@@ -34,8 +36,9 @@ does not serve the card's ``base`` name, makes the model unavailable (``LmUnavai
 names it serves); a failed request later is counted (``LmSource.failed``) and the node gets no
 proposals.
 
-Not covered: sampling in process (the proposals are the beams), batching several goals in one
-call, GPUs in process (the model runs where torch puts it by default: the CPU).
+Not covered: sampling in process (the proposals are the beams of ``lm_beams.beam_search``),
+batching several goals in one call, GPUs in process (the model runs where torch puts it by
+default: the CPU).
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from typing import Any, ClassVar, Protocol
 from ..presets import KNN_SETUP
 from .goal import Candidate
 from .knn import step_candidates, usable_tactics
+from .lm_beams import beam_search
 from .lm_card import CardError, TacticModelCard, read_card
 from .lm_prompt import parse_completion, tactic_prompt
 
@@ -176,27 +180,13 @@ class TransformersTacticModel:
         return cls(model, tokenizer, card, stop_ids(tokenizer, tokenizer.eos_token_id))
 
     def complete(self, prompt: str, k: int) -> list[Completion]:
-        """``k`` beams of a beam search on ``prompt`` (length penalty 0: a beam's score is the sum
-        of its tokens' log-probabilities), each ended by its first stop token or by
+        """``k`` beams of a beam search on ``prompt`` (``lm_beams.beam_search``: a beam's score is
+        the sum of its tokens' log-probabilities), each ended by its first stop token or by
         ``card.max_new_tokens``; best first."""
-        import torch
-
-        enc = self.tokenizer(prompt, return_tensors="pt")
-        width = enc["input_ids"].shape[1]
-        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else self.stop_ids[0]
-        with torch.inference_mode():
-            out = self.model.generate(
-                **enc, do_sample=False, num_beams=k, num_return_sequences=k, max_new_tokens=self.card.max_new_tokens,
-                early_stopping=True, length_penalty=0.0, output_scores=True, return_dict_in_generate=True,
-                eos_token_id=list(self.stop_ids), pad_token_id=pad,
-            )
-        stops = set(self.stop_ids)
-        completions = []
-        for seq, score in zip(out.sequences, out.sequences_scores, strict=True):
-            ids = [int(t) for t in seq[width:]]
-            end = next((i + 1 for i, t in enumerate(ids) if t in stops), len(ids))
-            completions.append(Completion(self.tokenizer.decode(ids[:end], skip_special_tokens=True), float(score), end))
-        return sorted(completions, key=lambda c: -c.logprob)
+        ids = self.tokenizer(prompt)["input_ids"]
+        found = beam_search(self.model, ids, beams=k, max_new_tokens=self.card.max_new_tokens, stop_ids=self.stop_ids)
+        return [Completion(self.tokenizer.decode(list(b.tokens), skip_special_tokens=True), b.score, len(b.tokens))
+                for b in found]
 
     def propose(self, prompt: str, k: int) -> list[Proposal]:
         """Up to ``k`` distinct tactics from ``complete`` (``proposals``)."""

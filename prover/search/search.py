@@ -435,12 +435,26 @@ def _open_root(run: _Run, s) -> Node | SearchResult:
     return root
 
 
+def _next_entry(search: SessionSearch, cap: int) -> Node | None:
+    """The cheapest queued entry; once ``cap`` nodes were expanded, the cheapest queued model turn
+    (the cap counts expansions, the model's calls have their own bound), the nodes staying queued."""
+    if search.expansions < cap:
+        return heapq.heappop(search.heap) if search.heap else None
+    turns = [n for n in search.heap if n.taken is not None]
+    if not turns:
+        return None
+    turn = min(turns)
+    search.heap.remove(turn)
+    heapq.heapify(search.heap)
+    return turn
+
+
 def _best_first(run: _Run, search: SessionSearch) -> SearchResult | None:
     """Expand the cheapest open node until the queue is empty, the budget is spent or the
     expansion cap is hit; the first proof the fresh checker accepts, else None."""
-    while search.heap and not search.out_of_budget() and search.expansions < run.budget.max_expansions:
-        node = heapq.heappop(search.heap)
-        search.expansions += 1
+    while not search.out_of_budget() and (node := _next_entry(search, run.budget.max_expansions)) is not None:
+        if node.taken is None:  # a queued model turn (``SessionSearch.defer_model``) is not an expansion
+            search.expansions += 1
         for cand in search.candidates(node):
             if search.out_of_budget():
                 break

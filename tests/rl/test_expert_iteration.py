@@ -94,14 +94,15 @@ def test_two_rounds_run_the_exact_commands_and_record_each_round(tmp_path: Path,
           "--out", str(r1 / "search_steps.jsonl")], None),
         ([PY, "-m", "rl.cli", "rl/configs/tactic_sft_cpu.toml", f'sft.init_adapter="{start_model / "adapter"}"',
           f'sft.extra_examples=["{r1 / "search_steps.jsonl"}"]', f'output.dir="{r2 / "model"}"',
-          "sft.examples=300", "sft.eval_every=0", "sft.eval_examples=50"], None),
+          "sft.skip_examples=0", "sft.examples=300", "sft.eval_every=0", "sft.eval_examples=50"], None),
         (_bench(ei.HELDOUT_SUITE, r1 / "heldout.db", "lm-round2-heldout"), str(r2 / "model")),
         (_bench(ei.ITER_SUITE, r2 / "iter.db", "lm-round2"), str(r2 / "model")),
         ([PY, "-m", "rl.stepdata.cli", "from-proofs", "--db", str(r2 / "iter.db"), "--suite", ei.ITER_SUITE,
           "--out", str(r2 / "search_steps.jsonl")], None),
         ([PY, "-m", "rl.cli", "rl/configs/tactic_sft_cpu.toml", f'sft.init_adapter="{r2 / "model" / "adapter"}"',
           f'sft.extra_examples=["{r1 / "search_steps.jsonl"}", "{r2 / "search_steps.jsonl"}"]',
-          f'output.dir="{out / "round3" / "model"}"', "sft.examples=300", "sft.eval_every=0", "sft.eval_examples=50"], None),
+          f'output.dir="{out / "round3" / "model"}"', "sft.skip_examples=0",
+          "sft.examples=300", "sft.eval_every=0", "sft.eval_examples=50"], None),
         (_bench(ei.HELDOUT_SUITE, r2 / "heldout.db", "lm-round3-heldout"), str(out / "round3" / "model")),
     ]
     assert fake.calls == expected
@@ -184,3 +185,52 @@ def test_a_bad_sft_config_fails_before_any_stage_runs(tmp_path: Path, start_mode
     assert ei.main([*base, "--sft-config", str(tmp_path / "missing.toml")]) == 2
     assert "config file not found" in capsys.readouterr().err
     assert fake.calls == [] and not out.exists()
+
+
+def _card(folder: Path, **trained) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "tactic-model.json").write_text(json.dumps({"base": "smollm2", "adapter": "adapter", "trained": trained}))
+    return folder
+
+
+def test_a_retrain_skips_the_human_steps_earlier_models_were_drawn(tmp_path: Path) -> None:
+    from rl.tactic_sft_config import load_sft_config
+
+    sft = load_sft_config("rl/configs/tactic_sft_cpu.toml", ["sft.examples=300"]).sft
+    same = {"train_file": sft.train_file, "seed": sft.seed, "max_tokens": sft.max_tokens}
+    # a card written before drawn_examples was recorded: its selection less its extra steps
+    old = _card(tmp_path / "old", config={"sft": same}, selected_examples=1600)
+    assert ei.fresh_offset(old, sft)[0] == 1600
+    # a continued model: what its run skipped plus what it drew
+    later = _card(tmp_path / "later", config={"sft": {**same, "skip_examples": 1600}}, drawn_examples=300,
+                  selected_examples=305, extra_examples=5)
+    assert ei.fresh_offset(later, sft)[0] == 1900
+    other_seed = _card(tmp_path / "seed", config={"sft": {**same, "seed": sft.seed + 1}}, selected_examples=1600)
+    offset, why = ei.fresh_offset(other_seed, sft)
+    assert offset == 0 and "another seed" in why
+    assert ei.fresh_offset(_card(tmp_path / "none"), sft)[0] == 0
+
+
+def test_the_iteration_search_preset_and_the_skip_reach_the_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rl.tactic_sft_config import load_sft_config
+
+    sft = load_sft_config("rl/configs/tactic_sft_cpu.toml", []).sft
+    start = _card(tmp_path / "start", config={"sft": {"train_file": sft.train_file, "seed": sft.seed,
+                                                       "max_tokens": sft.max_tokens}}, selected_examples=992)
+    (start / "adapter").mkdir()
+    fake = FakeRun()
+    monkeypatch.setattr(ei.subprocess, "run", fake)
+    out = tmp_path / "ei"
+    assert ei.main(["--rounds", "1", "--start-model", str(start), "--out", str(out), "--iter-preset", "learned"]) == 0
+    iter_argv = fake.calls[1][0]
+    assert iter_argv[iter_argv.index("--preset") + 1] == "learned" and iter_argv[-1] == "learned-round1"
+    heldout = fake.calls[-1][0]
+    assert heldout[heldout.index("--preset") + 1] == "lm"  # the rounds are always measured with the model alone
+    assert "sft.skip_examples=992" in fake.calls[3][0]
+    assert "skipped" in (out / "round1" / "logs" / "train.log").read_text()
+    # an explicit skip is the user's: no second one is added
+    fake2 = FakeRun()
+    monkeypatch.setattr(ei.subprocess, "run", fake2)
+    out2 = tmp_path / "ei2"
+    assert ei.main(["--rounds", "1", "--start-model", str(start), "--out", str(out2), "--sft-override", "sft.skip_examples=5"]) == 0
+    assert [a for a in fake2.calls[3][0] if a.startswith("sft.skip_examples")] == ["sft.skip_examples=5"]

@@ -64,6 +64,11 @@ def test_selection_is_deterministic_deduplicated_and_length_bounded():
     assert len(everything) == 30  # the repeat counted once, the long step dropped
     assert all(ex.length <= 80 for ex in everything)
 
+    # a continued run skips what the first draw took: the next examples of the same order
+    later = select_examples(steps, _encode, 0, limit=10, max_tokens=80, seed=1, skip=10)
+    assert later == everything[10:20] and not {ex.key for ex in later} & {ex.key for ex in a}
+    assert select_examples(steps, _encode, 0, limit=None, max_tokens=80, seed=1, skip=25) == everything[25:]
+
 
 def test_length_batches_cover_every_example_once():
     import random
@@ -240,12 +245,13 @@ def test_wall_bound_stops_training_and_the_summary_counts_what_was_trained(tmp_p
 
 def test_beam_search_returns_distinct_ranked_stopped_beams(tmp_path):
     pytest.importorskip("peft")
-    from rl.tactic_sft import beam_search, build_example, load_policy
+    from prover.search.lm_beams import beam_search
+    from rl.tactic_sft import build_example, load_policy
 
     job = _tiny_job(tmp_path)
     policy = load_policy(job.sft, __import__("torch").device("cpu"))
     ex = build_example(_step("goal", "auto ."), policy.encode, policy.eos_token_id)
-    beams = beam_search(policy, ex.prompt, beams=4, max_new_tokens=5, stop_ids=[policy.eos_token_id])
+    beams = beam_search(policy.lm, ex.prompt, beams=4, max_new_tokens=5, stop_ids=[policy.eos_token_id])
     assert 1 <= len(beams) <= 4
     assert [b.score for b in beams] == sorted((b.score for b in beams), reverse=True)
     assert len({b.tokens for b in beams}) == len(beams)

@@ -15,6 +15,7 @@ from prover.search.knn import KnnSource
 from prover.search.lm_card import TacticModelCard, write_card
 from prover.search.lm_prompt import tactic_prompt
 from prover.search.lm_source import (
+    LM_COST,
     Completion,
     LmSource,
     LmUnavailable,
@@ -119,35 +120,62 @@ class _Index:
         return [_Suggestion("apply seq_NoDup."), _Suggestion("apply NoDup_cons.")]
 
 
-def test_model_proposals_sit_after_the_knn_ones_and_before_the_steps():
+def _with_turn(search: SessionSearch, node: Node) -> list:
+    """The node's candidates, then those of the model's turn it queued (if it queued one)."""
+    out = list(search.candidates(node))
+    turns = [n for n in search.heap if n.taken is not None]
+    for turn in turns:
+        search.heap.remove(turn)
+        out += list(search.candidates(turn))
+    return out
+
+
+def test_the_model_is_asked_in_a_queued_turn_of_its_own():
     node = Node(0.0, 0, 1, (ROOT,), (), (), 1)
     plain = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq")
     base = list(plain.candidates(node))
-    closers = [c for c in base if c.kind == "close"]
-    steps = base[len(closers):]
-    lm = LmSource(StrictModel({(ROOT, 0): ANSWER}))
-    on = list(SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", lm=lm).candidates(node))
-    assert on == closers + [c for c in on if c.tag == "lm"] + steps
-    assert [c.tactic for c in on if c.tag == "lm"] == ["apply seq_NoDup"]
-    both = list(SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", knn=KnnSource(_Index()),
-                              lm=LmSource(StrictModel({(ROOT, 0): ANSWER}))).candidates(node))
-    assert [c.tag for c in both if c.tag in ("knn", "lm")] == ["knn", "knn"]  # the model's only tactic came from the index
-
-
-def test_the_model_is_asked_only_once_the_closers_and_suggestions_are_tried():
-    node = Node(0.0, 0, 1, (ROOT,), (), (), 1)
-    closers = [c for c in SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq").candidates(node)
-               if c.kind == "close"]
+    assert plain.heap == []  # no model: nothing queued
     model = StrictModel({(ROOT, 0): ANSWER})
-    lm = LmSource(model)
-    tried = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", knn=KnnSource(_Index()), lm=lm)
-    lazy = tried.candidates(node)
-    first = [next(lazy) for _ in range(len(closers) + 2)]  # the closers and the index's two suggestions
-    assert [c.tag for c in first[-2:]] == ["knn", "knn"]
-    assert model.prompts == [] and lm.calls == 0  # a closer that proves the node here costs no call
-    rest = list(lazy)
-    assert lm.calls == 1 and len(model.prompts) == 1
-    assert all(c.tag != "knn" for c in rest)
+    search = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", lm=LmSource(model))
+    assert list(search.candidates(node)) == base and model.prompts == []  # the node's own candidates only
+    [turn] = search.heap
+    search.heap.clear()
+    assert turn.taken is not None and turn.priority == node.priority + LM_COST and turn.goals == node.goals
+    assert turn.state == node.state and turn.script == node.script and turn.depth == node.depth
+    proposed = list(search.candidates(turn))
+    assert [c.tactic for c in proposed] == ["apply seq_NoDup"] and {c.tag for c in proposed} == {"lm"}
+    assert len(model.prompts) == 1 and search.heap == []  # a turn queues no further turn
+    both = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", knn=KnnSource(_Index()),
+                         lm=LmSource(StrictModel({(ROOT, 0): ANSWER})))
+    # the model's only tactic came from the index: its turn proposes nothing new
+    assert [c.tag for c in _with_turn(both, node) if c.tag in ("knn", "lm")] == ["knn", "knn"]
+
+
+def test_a_node_whose_candidates_finish_it_queues_no_model_turn():
+    node = Node(0.0, 0, 1, (ROOT,), (), (), 1)
+    model = StrictModel({(ROOT, 0): ANSWER})
+    search = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", knn=KnnSource(_Index()), lm=LmSource(model))
+    lazy = search.candidates(node)
+    next(lazy)  # the caller stops here: the first closer proved the node
+    lazy.close()
+    assert search.heap == [] and model.prompts == []
+
+
+def test_children_of_a_model_turn_rank_from_the_node_itself():
+    from prover.search.goal import Candidate
+    from prover.search.portfolio import Attempt
+
+    node = Node(2.0, 0, 1, (ROOT,), (), (), 1)
+    search = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq", lm=LmSource(StrictModel({})))
+    list(search.candidates(node))
+    [turn] = search.heap
+    search.heap.clear()
+    cand = Candidate(tactic="apply seq_NoDup.", kind="step", cost=LM_COST, tag="lm")
+    for parent, goal in ((node, "G1"), (turn, "G2")):
+        search.push(parent, cand, Attempt(tactic=cand.tactic, tag="lm", kind="step", ok=True, state=2, goals=(goal,)))
+    first, second = sorted(search.heap)
+    assert first.priority == second.priority  # same cost from the same node, whichever entry asked
+    assert first.priority == node.priority + LM_COST + 0.3 + 2 / 4000.0 and {first.taken, second.taken} == {None}
 
 
 class _CpuSession:
@@ -161,11 +189,11 @@ def test_model_time_is_charged_to_the_budget_and_a_spent_budget_asks_nothing():
     model = StrictModel({(ROOT, 0): ANSWER}, delay=0.3)
     search = SessionSearch(_CpuSession(), ROCQ, budget, HEADER, STATEMENT, "rocq", lm=LmSource(model))
     assert search.used() < 0.1
-    list(search.candidates(Node(0.0, 0, 1, (ROOT,), (), (), 0)))
+    _with_turn(search, Node(0.0, 0, 1, (ROOT,), (), (), 0))
     assert search.used() >= 0.3 and search.lm is not None and search.lm.cpu_seconds >= 0.3
     tight = SessionSearch(_CpuSession(), ROCQ, budget.model_copy(update={"seconds": 0.5}), HEADER, STATEMENT, "rocq",
                           lm=LmSource(StrictModel({})))
-    assert [c for c in list(tight.candidates(Node(0.0, 0, 1, (ROOT,), (), (), 0))) if c.tag == "lm"] == []
+    assert [c for c in _with_turn(tight, Node(0.0, 0, 1, (ROOT,), (), (), 0)) if c.tag == "lm"] == []
     slow = LmSource(StrictModel({}))
     assert not slow.affordable(0.9) and slow.affordable(1.0)
     call_history(slow.model).add(wall=6.0, cpu=1.0)  # an earlier search's call of 6 s wall, 1 s CPU
@@ -180,14 +208,14 @@ def test_a_cpu_clock_is_charged_the_models_cpu_not_the_time_it_waited():
     budget = SearchBudget(clock="cpu", seconds=5.0)
     model = StrictModel({(ROOT, 0): ANSWER}, idle=0.3)  # waits (a busy machine), spends little CPU
     search = SessionSearch(_CpuSession(), ROCQ, budget, HEADER, STATEMENT, "rocq", lm=LmSource(model))
-    list(search.candidates(Node(0.0, 0, 1, (ROOT,), (), (), 0)))
+    _with_turn(search, Node(0.0, 0, 1, (ROOT,), (), (), 0))
     assert search.lm is not None and search.lm.seconds >= 0.3 and search.lm.cpu_seconds < 0.2
     assert search.used() < 0.2
     assert call_history(model).calls == 1 and call_history(model).wall >= 0.3
     served = StrictModel({(ROOT, 0): ANSWER}, idle=0.3)
     served.in_process = False  # a server computes: the wait is the cost
     search = SessionSearch(_CpuSession(), ROCQ, budget, HEADER, STATEMENT, "rocq", lm=LmSource(served))
-    list(search.candidates(Node(0.0, 0, 1, (ROOT,), (), (), 0)))
+    _with_turn(search, Node(0.0, 0, 1, (ROOT,), (), (), 0))
     assert search.lm is not None and search.lm.cpu_seconds >= 0.3 and search.used() >= 0.3
 
 
