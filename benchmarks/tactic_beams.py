@@ -24,9 +24,11 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from a checkout
+
 
 def _generate(model, tokenizer, stops: tuple[int, ...], prompt: str, k: int, max_new: int):
-    """The beams of ``generate`` as the search produced them before its own beam search."""
+    """The beams of ``transformers``' ``generate`` for ``prompt``, as ``Completion``s, best first."""
     import torch
 
     from prover.search.lm_source import Completion
@@ -57,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
+    if args.goals < 1 or args.k < 1:
+        print("tactic_beams: --goals and --k must be at least 1", file=sys.stderr)
+        return 2
     if not args.steps.is_file():
         print(f"tactic_beams: no step file {args.steps}: run `prover-setup model tactics`", file=sys.stderr)
         return 2

@@ -62,9 +62,10 @@ class Budget:
                 self.last_llm_error = error
 
     def charge_search_sources(self, *, model_calls: int, model_tokens: int, model_s: float, knn_s: float) -> None:
-        """Record what the built-in search's data-driven tactic sources used. Reported in ``spent``
-        only: their time is already inside the search's checker seconds (``charge_check``), and the
-        tactic model's tokens do not count against the ``tokens`` budget of the LLM backend."""
+        """Record what the built-in search's data-driven tactic sources used (``model_s``: the
+        model's wall seconds). Reported in ``spent`` only: what the search charged for them is
+        already inside its checker seconds (``charge_check``), and the tactic model's tokens do
+        not count against the ``tokens`` budget of the LLM backend."""
         with self._lock:
             self.tactic_model_calls += model_calls
             self.tactic_model_tokens += model_tokens

@@ -242,7 +242,8 @@ class Spent(Record):
     tactic_model_tokens: int = 0
     """Tokens of the tactics that model returned (not in ``tokens_out``, not charged to the token budget)."""
     tactic_model_s: float = 0.0
-    """Seconds the search spent asking the tactic model (its model load not included)."""
+    """Wall seconds the search spent asking the tactic model (its load not included; what the
+    budget was charged for it is inside ``checker_cpu_s``)."""
     knn_s: float = 0.0
     """Seconds the search spent asking the k-NN tactic index (``knn``/``learned`` presets)."""
 

@@ -129,20 +129,27 @@ def steps_command(db: Path, out: Path, log: Path) -> Command:
 def fresh_offset(model: Path, sft) -> tuple[int, str]:
     """How many human steps of the seeded draw ``model`` was trained from (what its own run
     skipped plus what it drew), and why, for a retrain with the SFT section ``sft``. 0 when the
-    model's card records no training run, or one with another train file, seed or token bound:
-    then the two draws are unrelated and no offset means anything."""
+    model's card records no training run, or one with another base model, train file (path or
+    content), seed or token bound: then the two draws are unrelated and no offset means anything."""
+    from .tactic_sft import file_sha256
+
     card = json.loads((model / CARD_FILE).read_text(encoding="utf-8"))
     trained = card.get("trained") or {}
     before = ((trained.get("config") or {}).get("sft")) or {}
     if not before:
         return 0, f"{model} records no training run: no human steps skipped"
-    differs = [k for k in ("train_file", "seed", "max_tokens") if before.get(k) != getattr(sft, k)]
+    differs = [k for k in ("base", "train_file", "seed", "max_tokens") if k in before and before[k] != getattr(sft, k)]
+    recorded = trained.get("train_file_sha256")
+    if recorded is not None and recorded != file_sha256(Path(sft.train_file).expanduser()):
+        differs.append("train file content")
     if differs:
         return 0, f"{model} was drawn with another {', '.join(differs)}: no human steps skipped"
     drawn = trained.get("drawn_examples")
-    if drawn is None:  # a card written before the summary kept the draw apart from the extra steps
+    if drawn is None:  # a card without drawn_examples: its selection less its extra steps
         drawn = int(trained.get("selected_examples", 0)) - int(trained.get("extra_examples") or 0)
     offset = int(before.get("skip_examples", 0)) + int(drawn)
+    if offset == 0:
+        return 0, f"{model} records no human steps drawn: none skipped"
     return offset, f"{model} was drawn the first {offset} human steps of the seeded order: skipped"
 
 
@@ -258,6 +265,7 @@ def _check_settings(s: Settings) -> None:
     path = s.out / "settings.json"
     if path.is_file():
         old = json.loads(path.read_text(encoding="utf-8"))
+        old.setdefault("iter_preset", "lm")  # settings.json without it: the iteration search was `lm`
         if old != s.as_json():
             diff = sorted(k for k in set(old) | set(s.as_json()) if old.get(k) != s.as_json().get(k))
             raise ValueError(f"{s.out} was started with other settings ({', '.join(diff)}); use another --out")

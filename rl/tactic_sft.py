@@ -243,6 +243,9 @@ def load_data(sft: SFTSection, policy: LMPolicy) -> SFTData:
     extra = select_examples(extra_steps, enc, eos, limit=None, max_tokens=sft.max_tokens, seed=sft.seed)
     heldout = select_examples(read_jsonl(_path(sft.valid_file)), enc, eos, limit=sft.eval_examples,
                               max_tokens=sft.max_tokens, seed=sft.seed)
+    if not drawn and sft.skip_examples:
+        raise ValueError(f"sft.skip_examples = {sft.skip_examples} leaves no step of {sft.train_file} to draw: "
+                         f"fewer of its steps fit sft.max_tokens = {sft.max_tokens}")
     if not drawn and not extra:
         raise FileNotFoundError(f"no training step of {sft.train_file} fits sft.max_tokens = {sft.max_tokens}")
     trained_keys = {ex.key for ex in (*drawn, *extra)}
@@ -375,12 +378,24 @@ def _finish(out: Path, job: SFTJob, summary: dict) -> None:
     summary["adapter_bytes"] = adapter_bytes
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     trained = {"config": job.dump(), "dataset_sha256": summary["dataset_sha256"], "examples": summary["examples"],
-               "steps": summary["steps"], "seconds": summary["train_seconds"], "final_eval": summary["eval_after"]}
+               "steps": summary["steps"], "seconds": summary["train_seconds"], "final_eval": summary["eval_after"],
+               "drawn_examples": summary["drawn_examples"], "extra_examples": summary["extra_examples"],
+               "selected_examples": summary["selected_examples"],
+               "train_file_sha256": file_sha256(Path(job.sft.train_file).expanduser())}
     write_card(out, base=job.sft.base, adapter="adapter", max_new_tokens=job.sft.max_new_tokens, trained=trained)
     try:
         plot_curves(out)
     except ImportError:  # matplotlib is an optional extra: the numbers are in the JSONL files
         pass
+
+
+def file_sha256(path: Path) -> str:
+    """Hash of a file's bytes (the train file a model was drawn from: another file, another order)."""
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def write_card(out: Path, *, base: str, adapter: str | None, max_new_tokens: int, trained: dict) -> Path:

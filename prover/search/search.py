@@ -7,10 +7,13 @@ priority is the parent's plus the candidate's prior cost plus a small penalty pe
 Failing (goal, tactic) pairs are cached; states whose goal text was seen are dropped.
 With ``SearchBudget.knn_index`` set, a nearest-neighbour index over library proofs (``knn.py``)
 adds up to ``knn_k`` tactics per node, tried after the closers and before the steps; with
-``SearchBudget.lm_model`` set, a tactic language model (``lm_source.py``) adds up to ``lm_k`` more,
-after the index's (on at most ``lm_max_calls`` goals per search).
-When the queue is empty (or the expansion cap is hit) with budget left, a second pass retries
-the closers that timed out, with ``retry_factor`` times their timeout, cheapest node first.
+``SearchBudget.lm_model`` set, a tactic language model (``lm_source.py``) is asked for up to
+``lm_k`` more in a queue entry of its own (a model turn, ``frontier.SessionSearch.defer_model``),
+ranked where its proposals' children would start (on at most ``lm_max_calls`` goals per search).
+Turns are not expansions: once the expansion cap is hit, the queued turns still run.
+When the queue is empty (or the expansion cap is hit and no turn is left) with budget left, a
+second pass retries the closers that timed out, with ``retry_factor`` times their timeout,
+cheapest node first.
 The first tactic-mode proof is re-checked by a fresh whole-file checker (``coqc``) before it
 is reported; a proof the checker rejects is recorded and the search goes on.
 The state of the search in one session (queue, failed pairs, counters, budget clock) is
@@ -113,8 +116,9 @@ class SearchBudget(BaseModel):
     """Timeout of one suggested tactic (whole seconds in Rocq)."""
     lm_model: str | None = None
     """Folder of a tactic language model (``lm_card.TacticModelCard``; ``prover-setup model tactics``
-    installs one): its proposals for each expanded node's first goal are tried as ``step``
-    candidates after the registry's closers and the k-NN suggestions (``lm_source.py``). None: off.
+    installs one): its proposals for an expanded node's first goal are tried as ``step``
+    candidates in a queued turn of their own, after the node's own candidates and any cheaper
+    queued node (``lm_source.py``). None: off.
     Rocq only. A model that cannot be loaded ends the search with a ``NotInstalled`` reason naming
     the command that installs it."""
     lm_k: int = Field(8, ge=1)
@@ -450,8 +454,9 @@ def _next_entry(search: SessionSearch, cap: int) -> Node | None:
 
 
 def _best_first(run: _Run, search: SessionSearch) -> SearchResult | None:
-    """Expand the cheapest open node until the queue is empty, the budget is spent or the
-    expansion cap is hit; the first proof the fresh checker accepts, else None."""
+    """Expand the cheapest queued entry (a node, or a model turn) until nothing is left to take
+    (``_next_entry``: past the expansion cap only model turns are taken) or the budget is spent;
+    the first proof the fresh checker accepts, else None."""
     while not search.out_of_budget() and (node := _next_entry(search, run.budget.max_expansions)) is not None:
         if node.taken is None:  # a queued model turn (``SessionSearch.defer_model``) is not an expansion
             search.expansions += 1
@@ -467,7 +472,6 @@ def _best_first(run: _Run, search: SessionSearch) -> SearchResult | None:
             if (done := run.finish(node, cand, att)) is not None:
                 return done
     return None
-
 
 
 def _error_line(e: ProofAssistantError) -> str:

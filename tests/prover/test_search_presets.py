@@ -89,13 +89,14 @@ def test_setup_tactics_builds_the_measured_files_by_default(no_index, monkeypatc
 
     def fake_run(cmd, cwd=None, env=None):
         ran.append(cmd)
-        return 1  # the first build fails: nothing after it runs
+        return 1 if cmd[3] == "index" else 0  # the builds succeed, the index fails: nothing after it runs
 
     monkeypatch.setattr(setup, "_run", fake_run)
     monkeypatch.setattr(setup.shutil, "which", lambda name: "/usr/bin/" + name)
     assert setup.main(["model", "tactics"]) == 1
-    assert len(ran) == 1 and ran[0][4:8] == ["--libraries", "stdlib", "--limit-files", "130"]
-    assert setup.TACTICS_LIMIT_FILES == {"stdlib": 130, "stdpp": 20}
+    assert [c[4:8] for c in ran[:2]] == [["--libraries", "stdlib", "--limit-files", "130"],
+                                          ["--libraries", "stdpp", "--limit-files", "20"]]
+    assert [c[3] for c in ran] == ["build", "build", "index"]
 
 
 def test_setup_tactics_refuses_a_zero_bound():

@@ -198,7 +198,7 @@ def test_a_retrain_skips_the_human_steps_earlier_models_were_drawn(tmp_path: Pat
 
     sft = load_sft_config("rl/configs/tactic_sft_cpu.toml", ["sft.examples=300"]).sft
     same = {"train_file": sft.train_file, "seed": sft.seed, "max_tokens": sft.max_tokens}
-    # a card written before drawn_examples was recorded: its selection less its extra steps
+    # a card without drawn_examples: its selection less its extra steps
     old = _card(tmp_path / "old", config={"sft": same}, selected_examples=1600)
     assert ei.fresh_offset(old, sft)[0] == 1600
     # a continued model: what its run skipped plus what it drew

@@ -256,6 +256,36 @@ def test_beam_search_returns_distinct_ranked_stopped_beams(tmp_path):
     assert [b.score for b in beams] == sorted((b.score for b in beams), reverse=True)
     assert len({b.tokens for b in beams}) == len(beams)
     assert all(b.tokens[-1] == policy.eos_token_id or len(b.tokens) == 5 for b in beams)
+    # each beam's score is its tokens' summed log-probability under one full forward pass (a wrong
+    # reordering of the key/value cache among the beams would score another beam's history)
+    import torch
+    import torch.nn.functional as F
+
+    for b in beams:
+        ids = torch.tensor([[*ex.prompt, *b.tokens]])
+        with torch.no_grad():
+            logp = F.log_softmax(policy.lm(input_ids=ids).logits[0].float(), dim=-1)
+        n = len(ex.prompt)
+        full = sum(float(logp[n - 1 + i, t]) for i, t in enumerate(b.tokens))
+        assert b.score == pytest.approx(full, abs=1e-3)
+
+
+def test_a_continued_run_skips_the_steps_its_model_was_drawn(tmp_path):
+    pytest.importorskip("peft")
+    from rl.expert_iteration import fresh_offset
+    from rl.tactic_sft import train_sft
+
+    job = _tiny_job(tmp_path, epochs=1, eval_every=0, eval_before=False, examples=2)
+    train_sft(job)
+    out = tmp_path / "out"
+    trained = json.loads((out / "tactic-model.json").read_text())["trained"]
+    assert (trained["drawn_examples"], trained["extra_examples"]) == (2, 0) and len(trained["train_file_sha256"]) == 64
+    assert fresh_offset(out, job.sft)[0] == 2  # the card the trainer writes says what it drew
+    with pytest.raises(ValueError, match="skip_examples = 3 leaves no step"):
+        train_sft(_tiny_job(tmp_path, epochs=1, eval_every=0, eval_before=False, skip_examples=3))
+    (tmp_path / "train.jsonl").write_text((tmp_path / "train.jsonl").read_text() + "\n")  # same path, other bytes
+    offset, why = fresh_offset(out, job.sft)
+    assert offset == 0 and "train file content" in why
 
 
 # -- the real model ------------------------------------------------------------------------------

@@ -161,6 +161,23 @@ def test_a_node_whose_candidates_finish_it_queues_no_model_turn():
     assert search.heap == [] and model.prompts == []
 
 
+def test_past_the_expansion_cap_only_model_turns_are_taken_and_the_nodes_stay_queued():
+    import heapq
+
+    from prover.search.search import _next_entry
+
+    search = SessionSearch(None, ROCQ, SearchBudget(), HEADER, STATEMENT, "rocq")
+    nodes = [Node(p, k, 1, (ROOT,), (), (), 0) for k, p in enumerate((1.0, 2.0))]
+    turns = [Node(p, 10 + k, 1, (ROOT,), (), (), 0, taken=frozenset()) for k, p in enumerate((3.0, 1.5))]
+    for n in (*nodes, *turns):
+        heapq.heappush(search.heap, n)
+    assert _next_entry(search, cap=5) is nodes[0]  # under the cap: the cheapest entry, whatever it is
+    assert _next_entry(search, cap=5) is turns[1]
+    search.expansions = 5
+    assert _next_entry(search, cap=5) is turns[0]  # the cap is hit: the node at 2.0 waits, the turn runs
+    assert _next_entry(search, cap=5) is None and search.heap == [nodes[1]]  # kept: the search ends on `budget`
+
+
 def test_children_of_a_model_turn_rank_from_the_node_itself():
     from prover.search.goal import Candidate
     from prover.search.portfolio import Attempt
