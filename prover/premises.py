@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 
 from lean_tools.rocq.holes import Hole
 from lean_tools.rocq.project import RocqProject
-from lean_tools.rocq.walk import ProofRule, Scope, walk
+from lean_tools.rocq.walk import IDENT, ProofRule, Scope, walk
 from lean_tools.types import Record
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ _KINDS: dict[str, PremiseKind] = {
     **dict.fromkeys(("Axiom", "Parameter", "Conjecture"), "axiom"),
 }
 _ATTRIBUTES = r"(?:#\[[^\]]*\]\s*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Program)\s+)*"
-_DECL = re.compile(rf"{_ATTRIBUTES}(?P<kw>{'|'.join(_KINDS)})\s+(?P<name>[A-Za-z_][\w']*)")
+_DECL = re.compile(rf"{_ATTRIBUTES}(?P<kw>{'|'.join(_KINDS)})\s+(?P<name>{IDENT})")
 _CONTEXT = re.compile(rf"{_ATTRIBUTES}(?:Variables?|Hypothes[ie]s|Context|Let)\b")
 _REQUIRE = re.compile(r"(?:From\s+(?P<prefix>[\w'.]+)\s+)?Require\s+(?:(?:Import|Export)\s+)?(?P<names>.*)\.$", re.S)
 SHOWN_CHARS = 400

@@ -31,6 +31,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from .walk import IDENT
+
 FLAGS_ENV = "PROVER_ROCQ_FLAGS"
 """Environment variable holding the active project's coqc flags as a JSON list of strings."""
 
@@ -231,7 +233,7 @@ def build(project: RocqProject, *, timeout: float = 1800.0) -> tuple[bool, str]:
     return True, out
 
 
-_DEFINITION = re.compile(r"^\s*(?:#\[[^\]]*\]\s*)?(?:(?:Local|Global|Program)\s+)*(?:Definition|Fixpoint|Let)\s+([A-Za-z_][\w']*)", re.M)
+_DEFINITION = re.compile(rf"^\s*(?:#\[[^\]]*\]\s*)?(?:(?:Local|Global|Program)\s+)*(?:Definition|Fixpoint|Let)\s+({IDENT})", re.M)
 _sources_cache: dict[tuple[str, float], str] = {}
 
 

@@ -341,3 +341,11 @@ def test_the_projects_admitted_lemmas_have_full_names(tmp_path):
     assert names == ("P.sub.A.M.a",)
     assert _assumed_elsewhere("A.M.a", frozenset(names)) and _assumed_elsewhere("P.sub.A.M.a", frozenset(names))
     assert not _assumed_elsewhere("A.M.b", frozenset(names)) and not _assumed_elsewhere("a", frozenset({"a"}))
+
+
+def test_the_projects_definitions_include_names_with_unicode_letters(tmp_path):
+    from lean_tools.rocq.project import project_definitions
+
+    (tmp_path / "theories").mkdir()
+    (tmp_path / "theories" / "D.v").write_text("Definition φ := 1.\nLocal Fixpoint größe (n : nat) := n.\nDefinition plain := 2.\n")
+    assert project_definitions(("-Q", str(tmp_path / "theories"), "P")) == ("φ", "größe", "plain")

@@ -249,3 +249,11 @@ def test_outside_a_project_the_searchs_local_candidates_keep_their_order(tmp_pat
     rewrite_and_apply = [c for c in _local_candidates(ranked) if not c.startswith("induction")]
     assert sorted(rewrite_and_apply) == sorted(c for c in _local_candidates(ctx) if not c.startswith("induction"))
     assert rewrite_and_apply[0] == "rewrite rev_rev'" and "apply ev_rev;" in rewrite_and_apply[6]
+
+
+def test_declarations_named_with_unicode_letters_are_collected():
+    text = ("Definition δ (n : nat) := n + n.\n"
+            "Lemma δ_zéro : δ 0 = 0.\nProof. reflexivity. Qed.\n"
+            "Lemma target : δ 1 = 2.\nProof.\nAdmitted.\n")
+    names = [p.name for p in collect_premises(text, _hole(text, "target"), RocqProject())]
+    assert names == ["δ", "δ_zéro"]
