@@ -321,6 +321,51 @@ def run(s: Settings, rounds: int) -> list[dict]:
     return done
 
 
+def round_points(s: Settings, lines: list[dict]) -> list[dict]:
+    """One point per model measured on the held-out sample: round 0's line is the start model
+    (round 1's), round r's line the model it trained (round r + 1's). Each has the lemmas proved
+    and, where the model's card records its training run, the trainer's held-out evaluation."""
+    points = []
+    for line in sorted(lines, key=lambda x: x["round"]):
+        model = s.start_model if line["round"] == 0 else Path(line.get("trained_model") or "")
+        card = model / CARD_FILE
+        trained = json.loads(card.read_text(encoding="utf-8")).get("trained") or {} if card.is_file() else {}
+        points.append({"model_round": line["round"] + 1, "proved": line["heldout_proved"],
+                       "problems": line["heldout_problems"], "eval": trained.get("final_eval")})
+    return points
+
+
+def plot_rounds(s: Settings, lines: list[dict]) -> Path:
+    """``rounds.png`` in the run folder: per round's model, the held-out lemmas it proves with the
+    search and the trainer's held-out loss and top-1 / top-5 tactic accuracy."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    points = round_points(s, lines)
+    xs = [pt["model_round"] for pt in points]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3.8))
+    ax1.plot(xs, [pt["proved"] for pt in points], "k-o", label=f"{HELDOUT_SUITE} proved (lm preset)")
+    ax1.set_ylabel(f"lemmas proved (of {points[0]['problems'] if points else 0})")
+    scored = [pt for pt in points if pt["eval"]]
+    ax2.plot([pt["model_round"] for pt in scored], [pt["eval"]["top1"] for pt in scored], "-o", label="top-1 exact")
+    ax2.plot([pt["model_round"] for pt in scored], [pt["eval"]["top5"] for pt in scored], "-s", label="top-5 exact")
+    ax2.plot([pt["model_round"] for pt in scored], [pt["eval"]["loss"] / 10 for pt in scored], "--^", label="loss / 10")
+    ax2.set_ylabel("held-out tactic steps")
+    for ax in (ax1, ax2):
+        ax.set_xlabel("model of round")
+        ax.set_xticks(xs)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle(f"Expert iteration: {s.out.name}")
+    fig.tight_layout()
+    path = s.out / "rounds.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m rl.expert_iteration", description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, required=True, help="rounds to have finished (earlier ones are skipped)")
@@ -353,6 +398,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     for line in lines:
         print(json.dumps(line))
+    try:
+        print(f"plot: {plot_rounds(s, lines)}", file=sys.stderr)
+    except ImportError:  # matplotlib is an optional extra: the numbers are in rounds.jsonl
+        pass
     return 0
 
 

@@ -234,3 +234,17 @@ def test_the_iteration_search_preset_and_the_skip_reach_the_commands(tmp_path: P
     out2 = tmp_path / "ei2"
     assert ei.main(["--rounds", "1", "--start-model", str(start), "--out", str(out2), "--sft-override", "sft.skip_examples=5"]) == 0
     assert [a for a in fake2.calls[3][0] if a.startswith("sft.skip_examples")] == ["sft.skip_examples=5"]
+
+
+def test_each_rounds_model_is_a_point_of_the_rounds_plot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    start = _card(tmp_path / "start", final_eval={"loss": 2.5, "top1": 0.05, "top5": 0.05})
+    (start / "adapter").mkdir()
+    monkeypatch.setattr(ei.subprocess, "run", FakeRun())  # its round-2 card records no training run
+    out = tmp_path / "ei"
+    assert ei.main(["--rounds", "1", "--start-model", str(start), "--out", str(out)]) == 0
+    s = ei.Settings(out=out, start_model=start)
+    points = ei.round_points(s, ei.read_rounds(out / "rounds.jsonl"))
+    assert [(p["model_round"], p["proved"], p["problems"]) for p in points] == [(1, 1, 2), (2, 1, 2)]
+    assert points[0]["eval"]["top1"] == 0.05 and points[1]["eval"] is None
+    pytest.importorskip("matplotlib")
+    assert (out / "rounds.png").stat().st_size > 0
