@@ -347,7 +347,9 @@ def plot_rounds(s: Settings, lines: list[dict]) -> Path:
     xs = [pt["model_round"] for pt in points]
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3.8))
     ax1.plot(xs, [pt["proved"] for pt in points], "k-o", label=f"{HELDOUT_SUITE} proved (lm preset)")
-    ax1.set_ylabel(f"lemmas proved (of {points[0]['problems'] if points else 0})")
+    total = points[0]["problems"] if points else 0
+    ax1.set_ylabel(f"lemmas proved (of {total})")
+    ax1.set_ylim(0, max(total, 1))
     scored = [pt for pt in points if pt["eval"]]
     ax2.plot([pt["model_round"] for pt in scored], [pt["eval"]["top1"] for pt in scored], "-o", label="top-1 exact")
     ax2.plot([pt["model_round"] for pt in scored], [pt["eval"]["top5"] for pt in scored], "-s", label="top-5 exact")
