@@ -66,21 +66,22 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tactic_beams: no step file {args.steps}: run `prover-setup model tactics`", file=sys.stderr)
         return 2
     os.environ["PROVER_TACTIC_THREADS"] = str(args.threads)
+    from prover.search.knn_index import Goal
     from prover.search.lm_card import read_card
     from prover.search.lm_prompt import tactic_prompt
     from prover.search.lm_source import LmUnavailable, TransformersTacticModel, proposals
-    from rl.stepdata.schema import read_jsonl
 
     try:
         tm = TransformersTacticModel.load(args.model, read_card(args.model))
     except (LmUnavailable, FileNotFoundError) as e:
         print(f"tactic_beams: {e}", file=sys.stderr)
         return 2
-    steps = list(read_jsonl(args.steps))[: args.goals]
+    with args.steps.open(encoding="utf-8") as f:  # step records (``prover-data``): the goal before each step
+        goals = [Goal.model_validate(json.loads(line)["goals_before"]) for line, _ in zip(f, range(args.goals), strict=False)]
     times: dict[str, list[float]] = {"generate": [], "own": []}
     best_same = set_same = 0
-    for i, step in enumerate(steps):
-        prompt = tactic_prompt(step.goals_before)
+    for i, goal in enumerate(goals):
+        prompt = tactic_prompt(goal)
         order = ("generate", "own") if i % 2 == 0 else ("own", "generate")
         got = {}
         for way in order:
@@ -91,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         a, b = proposals(got["generate"]), proposals(got["own"])
         best_same += bool(a) and bool(b) and a[0].tactic == b[0].tactic
         set_same += {p.tactic for p in a} == {p.tactic for p in b}
-    n = len(steps)
+    n = len(goals)
     record = {
         "model": str(args.model), "steps": str(args.steps), "goals": n, "k": args.k, "threads": args.threads,
         "max_new_tokens": tm.card.max_new_tokens, "machine": platform.machine(), "cpus": os.cpu_count(),
