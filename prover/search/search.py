@@ -91,7 +91,8 @@ class SearchBudget(BaseModel):
     the file does not (a hole of a project file, a ``reprove`` problem)."""
     hammer: Literal["off", "fallback", "only"] = "fallback"
     """CoqHammer (``hammer.py``): ``fallback`` (default table only) runs ``hammer`` on the root goal (after the intro
-    tactic) once the search has failed, if at least ``hammer_min_seconds`` of the budget are left;
+    tactic) once the search has failed (its queued model turns included), if at least
+    ``hammer_min_seconds`` of the budget are left;
     ``only`` runs nothing else (the ``hammer`` preset); ``off`` never. A reconstruction cached
     for the same header and goal is replayed first (seconds instead of the ATPs)."""
     hammer_seconds: float = 30.0
