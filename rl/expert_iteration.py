@@ -49,10 +49,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from prover.search.lm_card import CARD_FILE, read_card
+
 ITER_SUITE = "reprove-dev-iter"
 HELDOUT_SUITE = "reprove-dev-heldout"
 MODEL_ENV = "PROVER_TACTIC_MODEL"
-CARD_FILE = "tactic-model.json"
 DEFAULT_SFT_CONFIG = "rl/configs/tactic_sft_cpu.toml"
 DEFAULT_SFT_OVERRIDES = ("sft.examples=300", "sft.eval_every=0", "sft.eval_examples=50")
 """A short retrain: 300 human steps besides every search step, evaluated before and after only."""
@@ -103,8 +104,7 @@ def model_of(s: Settings, r: int) -> Path:
 
 def adapter_of(model: Path) -> Path | None:
     """The LoRA adapter a model card names (``adapter``, relative to the card's folder), if any."""
-    card = json.loads((model / CARD_FILE).read_text(encoding="utf-8"))
-    return None if card.get("adapter") in (None, "") else model / str(card["adapter"])
+    return read_card(model).adapter_path(model)
 
 
 def _toml(value: object) -> str:
@@ -133,8 +133,7 @@ def fresh_offset(model: Path, sft) -> tuple[int, str]:
     content), seed or token bound: then the two draws are unrelated and no offset means anything."""
     from .tactic_sft import file_sha256
 
-    card = json.loads((model / CARD_FILE).read_text(encoding="utf-8"))
-    trained = card.get("trained") or {}
+    trained = read_card(model).trained
     before = ((trained.get("config") or {}).get("sft")) or {}
     if not before:
         return 0, f"{model} records no training run: no human steps skipped"
@@ -328,8 +327,7 @@ def round_points(s: Settings, lines: list[dict]) -> list[dict]:
     points = []
     for line in sorted(lines, key=lambda x: x["round"]):
         model = s.start_model if line["round"] == 0 else Path(line.get("trained_model") or "")
-        card = model / CARD_FILE
-        trained = json.loads(card.read_text(encoding="utf-8")).get("trained") or {} if card.is_file() else {}
+        trained = read_card(model).trained if (model / CARD_FILE).is_file() else {}
         points.append({"model_round": line["round"] + 1, "proved": line["heldout_proved"],
                        "problems": line["heldout_problems"], "eval": trained.get("final_eval")})
     return points

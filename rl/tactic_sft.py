@@ -391,11 +391,8 @@ def _finish(out: Path, job: SFTJob, summary: dict) -> None:
 
 def file_sha256(path: Path) -> str:
     """Hash of a file's bytes (the train file a model was drawn from: another file, another order)."""
-    h = hashlib.sha256()
     with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def write_card(out: Path, *, base: str, adapter: str | None, max_new_tokens: int, trained: dict) -> Path:
