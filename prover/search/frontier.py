@@ -252,7 +252,8 @@ class SessionSearch:
         are tried, its turn is queued (``defer_model``), and popping that entry yields the
         model's proposals alone."""
         if node.taken is not None:
-            if self.lm is not None and not self.out_of_budget() and self.lm.affordable(self.left(), cpu=self.budget.clock == "cpu"):
+            if self.lm is not None and not self.out_of_budget() and self.lm.affordable(
+                    self.left(), cpu=self.budget.clock == "cpu", total=self.budget.seconds):
                 yield from self.lm.candidates(node.goals[0], len(node.goals) - 1, set(node.taken))
             return
         closers, steps = self.table.candidates(

@@ -25,7 +25,8 @@ other jobs it took seconds, far more than an index lookup. Its time is charged t
 budget (``SessionSearch.used``: its CPU seconds on a CPU clock, its wall seconds on a wall clock)
 and reported (``SearchResult.lm_seconds``, ``lm_cpu_seconds``); at most ``max_calls`` goals are
 asked per search (``DEFAULT_MAX_CALLS``), and none once the budget left is below ``LM_MIN_LEFT``
-or below the mean call of the model in this process so far (``LmSource.affordable``). Loading the model is
+or below the mean call of the model in this process so far, or when that mean call is more than
+``LM_MAX_CALL_SHARE`` of the whole budget (``LmSource.affordable``). Loading the model is
 paid once per process, outside any budget, and reported apart (``SearchResult.lm_load_seconds``).
 Rocq only.
 
@@ -43,6 +44,7 @@ default: the CPU).
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
@@ -66,9 +68,15 @@ DEFAULT_MAX_CALLS = 12
 """Model calls per search. A call costs one to several seconds on two shared cores, so an
 unbounded source would spend a whole budget on the first nodes' calls; twelve cover the root and
 its first children in a search of a minute or more and leave the registry most of the budget
-(with the default preset's 5 s, the budget itself allows one or two)."""
+(with the default 5 s the model is not asked at all: ``LM_MAX_CALL_SHARE``)."""
 LM_MIN_LEFT = 1.0
 """Budget seconds below which the model is not asked about a new node."""
+LM_MAX_CALL_SHARE = 0.1
+"""The largest share of the whole budget one model call may cost (its mean call in this process):
+a dearer model is not asked at all. A search asks the model about several nodes and then tries
+each proposal in the session; when one call costs more than a tenth of the budget, the calls take
+the time the search's own steps would have used (with SmolLM2 on one CPU thread a call costs
+0.7-1 s, so the model is asked with budgets from about 7-10 s, and not with the default 5 s)."""
 THREADS_ENV = "PROVER_TACTIC_THREADS"
 """Torch threads of the process when the model is first loaded (``torch.set_num_threads``): 1 when
 unset, ``0`` leaves torch's own choice (one per core). One thread, because the search shares the
@@ -368,13 +376,14 @@ class LmSource:
     """Calls that failed (``LmCallError``: a served model's request); the goal gets no proposals."""
     _asked: dict[tuple[str, int], list[str]] = field(default_factory=dict)
 
-    def affordable(self, left: float, cpu: bool = False) -> bool:
+    def affordable(self, left: float, cpu: bool = False, total: float = math.inf) -> bool:
         """Whether a node is worth a call with ``left`` budget seconds: at least ``LM_MIN_LEFT`` and
         the mean call of this model in this process so far, in all searches (a call started with
-        less would overrun the budget); ``cpu``: the budget is on the CPU clock."""
+        less would overrun the budget), and that mean call at most ``LM_MAX_CALL_SHARE`` of the
+        whole budget ``total``; ``cpu``: the budget is on the CPU clock."""
         history = call_history(self.model)
         mean = (history.cpu if cpu else history.wall) / history.calls if history.calls else 0.0
-        return left >= max(LM_MIN_LEFT, mean)
+        return left >= max(LM_MIN_LEFT, mean) and mean <= LM_MAX_CALL_SHARE * total
 
     def candidates(self, goal_text: str, others: int, taken: set[str]) -> list[Candidate]:
         """Step candidates for the first goal ``goal_text`` (``others``: how many more goals are

@@ -16,6 +16,7 @@ from prover.search.lm_card import TacticModelCard, write_card
 from prover.search.lm_prompt import tactic_prompt
 from prover.search.lm_source import (
     LM_COST,
+    LM_MAX_CALL_SHARE,
     Completion,
     LmSource,
     LmUnavailable,
@@ -219,6 +220,22 @@ def test_model_time_is_charged_to_the_budget_and_a_spent_budget_asks_nothing():
     assert slow.affordable(1.0, cpu=True) and not slow.affordable(0.9, cpu=True)
     again = LmSource(slow.model)  # a later search of the same model in this process knows its calls
     assert not again.affordable(5.9)
+
+
+def test_a_model_whose_call_costs_more_than_its_share_of_the_budget_is_not_asked():
+    source = LmSource(StrictModel({}))
+    assert source.affordable(5.0, total=5.0)  # no call yet: nothing known against it
+    call_history(source.model).add(wall=1.0, cpu=1.0)
+    assert source.affordable(5.0) and not source.affordable(5.0, total=5.0)
+    assert source.affordable(5.0, total=1.0 / LM_MAX_CALL_SHARE)
+    assert not source.affordable(5.0, total=0.99 / LM_MAX_CALL_SHARE)
+    budget = SearchBudget(clock="cpu", seconds=5.0)
+    search = SessionSearch(_CpuSession(), ROCQ, budget, HEADER, STATEMENT, "rocq", lm=source)
+    assert [c for c in _with_turn(search, Node(0.0, 0, 1, (ROOT,), (), (), 0)) if c.tag == "lm"] == []
+    roomy = SessionSearch(_CpuSession(), ROCQ, budget.model_copy(update={"seconds": 10.0}), HEADER, STATEMENT, "rocq",
+                          lm=LmSource(StrictModel({(ROOT, 0): ANSWER})))
+    call_history(roomy.lm.model).add(wall=1.0, cpu=1.0)
+    assert [c.tactic for c in _with_turn(roomy, Node(0.0, 0, 1, (ROOT,), (), (), 0)) if c.tag == "lm"]
 
 
 def test_a_cpu_clock_is_charged_the_models_cpu_not_the_time_it_waited():
