@@ -146,8 +146,7 @@ class SessionPool:
         except BaseException:
             entry.session.close()
             with self._cv:
-                self._entries.remove(entry)
-                self._cv.notify_all()
+                self._forget(entry)
             raise
         with self._cv:
             entry.key = key
@@ -161,14 +160,24 @@ class SessionPool:
             session.start()
         except BaseException:
             with self._cv:
-                self._entries.remove(entry)
-                self._cv.notify_all()
+                self._forget(entry)
             raise
-        entry.session = session
         with self._cv:
-            self.stats.created += 1
-            self.stats.wait_seconds += time.monotonic() - t0
+            closed = self._closed
+            if not closed:
+                entry.session = session
+                self.stats.created += 1
+                self.stats.wait_seconds += time.monotonic() - t0
+        if closed:  # the pool was closed while the process started: it must not outlive the pool
+            session.close()
+            raise RuntimeError("session pool is closed")
         return entry
+
+    def _forget(self, entry: _Entry) -> None:
+        """Drop ``entry`` from the pool (the lock held) and wake the waiters; nothing to drop once
+        ``close`` has emptied the pool."""
+        self._entries = [e for e in self._entries if e is not entry]
+        self._cv.notify_all()
 
     def _release(self, entry: _Entry) -> None:
         s = entry.session
@@ -176,8 +185,10 @@ class SessionPool:
         with self._cv:
             entry.busy = False
             entry.last_used = time.monotonic()
-            if drop:
-                self._entries.remove(entry)
+            if self._closed:
+                drop = True  # ``close`` emptied the pool: nothing to remove, the session is closed
+            elif drop:
+                self._forget(entry)
                 if s.alive():
                     self.stats.recycled += 1
                 else:

@@ -4,6 +4,8 @@ session used or started again after it was closed fails the test."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from lean_tools.pool import SessionPool
@@ -172,3 +174,41 @@ def test_a_session_that_says_it_cannot_move_is_not_moved():
         _use(pool, "A.")
         _use(pool, "A. B.")
         assert [line.split()[0] for line in log] == ["start", "start"] and pool.stats.extended == 0
+
+
+def test_a_session_started_while_the_pool_closes_is_closed_and_not_handed_out():
+    started, go_on = threading.Event(), threading.Event()
+
+    class Slow(FakeSession):
+        def start(self) -> None:
+            started.set()
+            assert go_on.wait(10)
+            super().start()
+
+    log: list[str] = []
+    pool = _pool(Slow, log, max_sessions=1)
+    errors: list[BaseException] = []
+
+    def borrow() -> None:
+        try:
+            _use(pool, "A.")
+        except BaseException as e:  # what the borrower sees
+            errors.append(e)
+
+    worker = threading.Thread(target=borrow)
+    worker.start()
+    assert started.wait(10)
+    pool.close()  # while the process starts
+    go_on.set()
+    worker.join(10)
+    assert [type(e) for e in errors] == [RuntimeError] and "closed" in str(errors[0])
+    assert log == ["start 'A.'", "close 'A.'"] and pool.size() == 0
+
+
+def test_a_session_borrowed_when_the_pool_closes_is_released_without_error():
+    log: list[str] = []
+    pool = _pool(FakeSession, log, max_sessions=1)
+    with pool.session("rocq", "A.") as s:  # type: ignore[arg-type]
+        pool.close()
+        assert s.closed
+    assert log == ["start 'A.'", "close 'A.'"] and pool.size() == 0
