@@ -91,6 +91,8 @@ class Command:
     argv: tuple[str, ...]
     log: Path
     model: Path | None = None
+    note: str | None = None
+    """A line written to the log (as a ``#`` comment) before the command, when it runs."""
 
 
 def round_dir(s: Settings, r: int) -> Path:
@@ -163,13 +165,11 @@ def train_command(s: Settings, r: int, log: Path) -> Command:
     if adapter is not None:
         argv.append(f"sft.init_adapter={_toml(str(adapter))}")
     argv += [f"sft.extra_examples={_toml(extra)}", f"output.dir={_toml(str(model_of(s, r + 1)))}"]
+    why = None
     if not any(o.split("=", 1)[0].strip() == "sft.skip_examples" for o in s.sft_overrides):
         offset, why = fresh_offset(model_of(s, r), load_sft_config(s.sft_config, list(s.sft_overrides)).sft)
-        log.parent.mkdir(parents=True, exist_ok=True)
-        with log.open("a", encoding="utf-8") as f:
-            f.write(f"# {why}\n")
         argv.append(f"sft.skip_examples={offset}")
-    return Command(argv=(*argv, *s.sft_overrides), log=log)
+    return Command(argv=(*argv, *s.sft_overrides), log=log, note=why)
 
 
 def run_command(cmd: Command) -> float:
@@ -181,6 +181,8 @@ def run_command(cmd: Command) -> float:
     cmd.log.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     with cmd.log.open("a", encoding="utf-8") as log:
+        if cmd.note:
+            log.write(f"# {cmd.note}\n")
         log.write(f"$ {' '.join(cmd.argv)}\n")
         log.flush()
         done = subprocess.run(list(cmd.argv), env=env, stdout=log, stderr=subprocess.STDOUT, check=False)

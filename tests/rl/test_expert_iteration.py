@@ -227,7 +227,16 @@ def test_the_iteration_search_preset_and_the_skip_reach_the_commands(tmp_path: P
     heldout = fake.calls[-1][0]
     assert heldout[heldout.index("--preset") + 1] == "lm"  # the rounds are always measured with the model alone
     assert "sft.skip_examples=992" in fake.calls[3][0]
-    assert "skipped" in (out / "round1" / "logs" / "train.log").read_text()
+    train_log = out / "round1" / "logs" / "train.log"
+    assert "skipped" in train_log.read_text()
+    notes = [line for line in train_log.read_text().splitlines() if line.startswith("# ")]
+    assert len(notes) == 1
+    (out / "rounds.jsonl").unlink()  # resume inside round 1: its held-out stage runs again, its training does not
+    (out / "round1" / "stages" / "heldout.json").unlink()
+    for db in (out / "round1").glob("heldout.db*"):
+        db.unlink()
+    assert ei.main(["--rounds", "1", "--start-model", str(start), "--out", str(out), "--iter-preset", "learned"]) == 0
+    assert [line for line in train_log.read_text().splitlines() if line.startswith("# ")] == notes  # a resumed run that trains nothing writes no second note
     # an explicit skip is the user's: no second one is added
     fake2 = FakeRun()
     monkeypatch.setattr(ei.subprocess, "run", fake2)
