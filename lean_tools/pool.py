@@ -149,12 +149,20 @@ class SessionPool:
                 self._forget(entry)
             raise
         with self._cv:
-            entry.key = key
-            self.stats.extended += 1
+            closed = self._closed
+            if not closed:
+                entry.key = key
+                self.stats.extended += 1
+        if closed:  # ``close`` ran during the move: the session is not handed out
+            entry.session.close()
+            raise RuntimeError("session pool is closed")
         return True
 
     def _start(self, entry: _Entry, key: tuple[str, str], t0: float) -> _Entry:
         """Start a new session for ``key`` in the reserved ``entry``."""
+        with self._cv:
+            if self._closed:  # closed since the slot was reserved: start no process
+                raise RuntimeError("session pool is closed")
         try:
             session = self.factory(key[0], key[1])  # type: ignore[arg-type]
             session.start()
@@ -211,10 +219,15 @@ class SessionPool:
             return len(self._entries)
 
     def close(self) -> None:
+        """Close every session, borrowed ones included; later borrows raise ``RuntimeError``. A
+        session that fails to close does not keep the others open."""
         with self._cv:
             self._closed = True
-            entries, self._entries = self._entries, []
+            sessions = [e.session for e in self._entries if e.session is not None]
+            self._entries = []
             self._cv.notify_all()
-        for e in entries:
-            if e.session is not None:
-                e.session.close()
+        for session in sessions:
+            try:
+                session.close()
+            except Exception:  # noqa: BLE001 - the remaining sessions must still be closed
+                continue

@@ -29,6 +29,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -167,6 +168,9 @@ class RocqSession:
         """CPU of every coqtop process tree this ``RocqSession`` has run, header loads and moves
         included (read with psutil; final once it is closed)."""
         self._proc: subprocess.Popen | None = None
+        self._close_lock = threading.Lock()
+        """Held by ``close``: a session pool closed by one thread may close a session its borrower
+        is closing too."""
         self._tree: ProcessTree | None = None
         self._cpu_before = 0.0
         self._buf = ""
@@ -290,19 +294,23 @@ class RocqSession:
         self.header = header
 
     def close(self) -> None:
-        if self._proc is not None:
-            self._tree_cpu()
-            sandbox.charge_cpu(self.process_cpu_seconds - self._cpu_before)
-            sandbox.kill_group(self._proc)
-            for f in (self._proc.stdin, self._proc.stdout):
-                try:
-                    if f is not None:
-                        f.close()
-                except OSError:
-                    pass
-        self._proc = None
-        self._child = None
-        self._tree = None
+        """Kill the process (its CPU charged once to ``sandbox``); safe to call again, and from
+        two threads at once."""
+        with self._close_lock:
+            proc = self._proc
+            if proc is not None:
+                self._tree_cpu()
+                sandbox.charge_cpu(self.process_cpu_seconds - self._cpu_before)
+                sandbox.kill_group(proc)
+                for f in (proc.stdin, proc.stdout):
+                    try:
+                        if f is not None:
+                            f.close()
+                    except OSError:
+                        pass
+            self._proc = None
+            self._child = None
+            self._tree = None
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None

@@ -68,7 +68,8 @@ DEFAULT_MAX_CALLS = 12
 """Model calls per search. A call costs one to several seconds on two shared cores, so an
 unbounded source would spend a whole budget on the first nodes' calls; twelve cover the root and
 its first children in a search of a minute or more and leave the registry most of the budget
-(with the default 5 s the model is not asked at all: ``LM_MAX_CALL_SHARE``)."""
+(with the default 5 s the model is asked only until its first call is known:
+``LM_MAX_CALL_SHARE``)."""
 LM_MIN_LEFT = 1.0
 """Budget seconds below which the model is not asked about a new node."""
 LM_MAX_CALL_SHARE = 0.1
@@ -76,7 +77,9 @@ LM_MAX_CALL_SHARE = 0.1
 a dearer model is not asked at all. A search asks the model about several nodes and then tries
 each proposal in the session; when one call costs more than a tenth of the budget, the calls take
 the time the search's own steps would have used (with SmolLM2 on one CPU thread a call costs
-0.7-1 s, so the model is asked with budgets from about 7-10 s, and not with the default 5 s)."""
+0.7-1.5 s of CPU, so the model is asked with budgets from about 10 s, not with the default 5 s).
+The mean is the process's: once it is over the share, the model is not asked again in that process
+at that budget. A served model's share is its wall time per call."""
 THREADS_ENV = "PROVER_TACTIC_THREADS"
 """Torch threads of the process when the model is first loaded (``torch.set_num_threads``): 1 when
 unset, ``0`` leaves torch's own choice (one per core). One thread, because the search shares the

@@ -192,7 +192,7 @@ def test_a_session_started_while_the_pool_closes_is_closed_and_not_handed_out():
     def borrow() -> None:
         try:
             _use(pool, "A.")
-        except BaseException as e:  # what the borrower sees
+        except BaseException as e:  # noqa: BLE001 - whatever the borrower sees is recorded
             errors.append(e)
 
     worker = threading.Thread(target=borrow)
@@ -212,3 +212,28 @@ def test_a_session_borrowed_when_the_pool_closes_is_released_without_error():
         pool.close()
         assert s.closed
     assert log == ["start 'A.'", "close 'A.'"] and pool.size() == 0
+
+
+def test_a_close_during_a_header_move_hands_out_nothing_and_starts_nothing():
+    holder: list[SessionPool] = []
+
+    class ClosedAfterMove(ExtendingSession):
+        def extend_header(self, header: str) -> None:
+            super().extend_header(header)
+            holder[0].close()  # another thread closes the pool as the move ends
+
+    class ClosedBeforeMove(ExtendingSession):
+        def extend_header(self, header: str) -> None:
+            holder[0].close()  # another thread closes the pool first: the move finds a dead process
+            raise SessionCrashed("Rocq session is not running")
+
+    for cls in (ClosedAfterMove, ClosedBeforeMove):
+        log: list[str] = []
+        pool = _pool(cls, log, max_sessions=1)
+        holder[:] = [pool]
+        _use(pool, "A.")
+        with pytest.raises(RuntimeError, match="closed"):
+            _use(pool, "A. B.")
+        assert [line for line in log if line.startswith("start")] == ["start 'A.'"]  # no process for the move
+        assert log[-1] == "close 'A.'" or log[-1] == "close 'A. B.'"
+        assert pool.size() == 0

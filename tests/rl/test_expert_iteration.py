@@ -236,7 +236,8 @@ def test_the_iteration_search_preset_and_the_skip_reach_the_commands(tmp_path: P
     for db in (out / "round1").glob("heldout.db*"):
         db.unlink()
     assert ei.main(["--rounds", "1", "--start-model", str(start), "--out", str(out), "--iter-preset", "learned"]) == 0
-    assert [line for line in train_log.read_text().splitlines() if line.startswith("# ")] == notes  # a resumed run that trains nothing writes no second note
+    # a resumed run that trains nothing writes no second note
+    assert [line for line in train_log.read_text().splitlines() if line.startswith("# ")] == notes
     # an explicit skip is the user's: no second one is added
     fake2 = FakeRun()
     monkeypatch.setattr(ei.subprocess, "run", fake2)
