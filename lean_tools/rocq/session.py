@@ -311,9 +311,9 @@ class RocqSession:
             self._proc = None
             self._child = None
             self._tree = None
-        if self._tmp is not None:
-            shutil.rmtree(self._tmp, ignore_errors=True)
-            self._tmp = None
+            if self._tmp is not None:
+                shutil.rmtree(self._tmp, ignore_errors=True)
+                self._tmp = None
 
     # -- wire ---------------------------------------------------------------------------------
     def _read_until(self, pattern: re.Pattern, deadline: float) -> str:

@@ -17,7 +17,7 @@ class _Proc:
     stdout = None
 
 
-def test_two_threads_closing_one_session_kill_and_charge_it_once(monkeypatch):
+def test_two_threads_closing_one_session_kill_and_charge_it_once(monkeypatch, tmp_path):
     kills: list[object] = []
     charges: list[float] = []
 
@@ -30,6 +30,8 @@ def test_two_threads_closing_one_session_kill_and_charge_it_once(monkeypatch):
     assert rocq_session.sandbox is sandbox
     s = RocqSession("")
     s._proc = _Proc()  # type: ignore[assignment]
+    s._tmp = str(tmp_path / "coqtop-tmp")
+    (tmp_path / "coqtop-tmp").mkdir()
     errors: list[BaseException] = []
 
     def close() -> None:
@@ -44,3 +46,4 @@ def test_two_threads_closing_one_session_kill_and_charge_it_once(monkeypatch):
     for t in threads:
         t.join(10)
     assert errors == [] and len(kills) == 1 and len(charges) == 1 and not s.alive()
+    assert s._tmp is None and not (tmp_path / "coqtop-tmp").exists()
